@@ -1,0 +1,161 @@
+/**
+ * The hosted page's first load and the page API: bytes of JavaScript and CSS a browser fetches
+ * before the permissions page is interactive (hydrated), the time until then on localhost, and how
+ * long the server takes to advance a node. The first two are compared with a minimal SvelteKit
+ * page (/bench/minimal) measured the same way in the same run. Writes bench/results/page.md.
+ * Run with `npm run bench` (or `npx tsx bench/page.bench.ts` after `npm run build`).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { startServer, type RunningServer } from '../tests/helpers/server.ts';
+
+const KEY = 'sk_test_BenchPageBenchPageBench0001';
+const LOADS = Number(process.env.BENCH_PAGE_LOADS ?? 7);
+const ADVANCES = Number(process.env.BENCH_PAGE_ADVANCES ?? 20);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const FLOW = [
+	{ id: 'start', type: 'start', outcome: 'hello' },
+	{ id: 'hello', type: 'conversation', prompt: 'Greet the user and ask whether they are ready to begin', outcomes: [{ id: 'ready', condition: 'The user is ready', targetNodeId: 'email' }] },
+	{ id: 'email', type: 'enter_email', outcomes: { emailEntered: 'code', canceled: 'end' } },
+	{ id: 'code', type: 'two_factor_email', outcomes: { verified: 'end', delivery_failed: 'end', failed_unverified: 'end', cancelled: 'end', error: 'end' } },
+	{ id: 'end', type: 'end' }
+];
+
+interface LoadSample {
+	/** ms from navigation start until hydrated. */
+	interactiveMs: number;
+	/** Bytes on the wire as Chromium negotiated them (brotli or gzip), by kind. */
+	wire: { js: number; css: number; html: number };
+	/** The same JS and CSS files gzipped (level 6), the usual yardstick. */
+	gzip: { js: number; css: number };
+	files: number;
+}
+
+async function api(server: RunningServer, method: string, p: string, body?: unknown, token = KEY) {
+	const res = await fetch(`${server.url}/api${p}`, {
+		method,
+		headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+		body: body ? JSON.stringify(body) : undefined
+	});
+	if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
+	return res.json();
+}
+
+const newSession = async (server: RunningServer) => {
+	const created = await api(server, 'POST', '/sessions', { clientReferenceId: 'bench', flow: FLOW });
+	return { id: created.session.id as string, secret: created.clientSecret.secret as string, path: new URL(created.clientSecret.url).pathname + new URL(created.clientSecret.url).search };
+};
+
+/** One cold load (new context, no cache) of `url`, until `data-vf-ready` is set. */
+async function measureLoad(browser: Browser, url: string): Promise<LoadSample> {
+	const context = await browser.newContext();
+	const page = await context.newPage();
+	const cdp = await context.newCDPSession(page);
+	await cdp.send('Network.enable');
+	await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+	const kinds = new Map<string, { type: string; url: string }>();
+	const sizes = new Map<string, number>();
+	cdp.on('Network.responseReceived', (e) => kinds.set(e.requestId, { type: e.type, url: e.response.url }));
+	cdp.on('Network.loadingFinished', (e) => sizes.set(e.requestId, e.encodedDataLength));
+	await page.goto(url);
+	await page.waitForFunction(() => document.documentElement.dataset.vfReady);
+	const interactiveMs = Number(await page.evaluate(() => document.documentElement.dataset.vfReady));
+	// Everything fetched up to now counts: the page was interactive with these bytes.
+	const wire = { js: 0, css: 0, html: 0 };
+	const bodies: { type: 'js' | 'css'; url: string }[] = [];
+	for (const [id, { type, url: u }] of kinds) {
+		const size = sizes.get(id) ?? 0;
+		if (type === 'Script') (wire.js += size), bodies.push({ type: 'js', url: u });
+		else if (type === 'Stylesheet') (wire.css += size), bodies.push({ type: 'css', url: u });
+		else if (type === 'Document') wire.html += size;
+	}
+	const gzip = { js: 0, css: 0 };
+	for (const { type, url: u } of bodies) {
+		const raw = Buffer.from(await (await fetch(u, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer());
+		gzip[type] += gzipSync(raw, { level: 6 }).length;
+	}
+	await context.close();
+	return { interactiveMs, wire, gzip, files: bodies.length };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+const ms = (n: number) => `${n.toFixed(0)} ms`;
+
+async function main() {
+	const server = await startServer({ SEED_API_KEYS: KEY, RATE_LIMIT: '1000000', LOG_LEVEL: 'error' });
+	const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'] });
+	try {
+		// Warm the server (first requests compile routes and fill caches) before timing.
+		await measureLoad(browser, `${server.url}/bench/minimal`);
+		await measureLoad(browser, `${server.url}${(await newSession(server)).path}`);
+
+		const verify: LoadSample[] = [];
+		const minimal: LoadSample[] = [];
+		for (let i = 0; i < LOADS; i++) {
+			verify.push(await measureLoad(browser, `${server.url}${(await newSession(server)).path}`));
+			minimal.push(await measureLoad(browser, `${server.url}/bench/minimal`));
+		}
+
+		// Node advances through the page API: a conversation reply (dialog engine) and an e-mail
+		// (which also issues and sends the passcode of the next node).
+		const reply: number[] = [];
+		const email: number[] = [];
+		for (let i = 0; i < ADVANCES; i++) {
+			const s = await newSession(server);
+			const opened = await (await fetch(`${server.url}/api/client/open`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientSecret: s.secret, languages: ['en'] }) })).json();
+			const token = opened.pageToken as string;
+			let t = performance.now();
+			const a = await api(server, 'POST', '/client/nodes/hello', { step: opened.state.session.step, requestId: `bench-${i}-a`, action: 'reply', payload: { text: 'yes, I am ready' } }, token);
+			reply.push(performance.now() - t);
+			if (a.state.node?.id !== 'email') throw new Error('the reply did not advance');
+			t = performance.now();
+			const b = await api(server, 'POST', '/client/nodes/email', { step: a.state.session.step, requestId: `bench-${i}-b`, action: 'submit', payload: { email: 'bench@example.com' } }, token);
+			email.push(performance.now() - t);
+			if (b.state.node?.id !== 'code') throw new Error('the e-mail did not advance');
+		}
+
+		const row = (name: string, xs: LoadSample[]) => {
+			const pick = xs[Math.floor(xs.length / 2)]!;
+			return `| ${name} | ${kb(pick.gzip.js)} | ${kb(pick.gzip.css)} | ${kb(pick.gzip.js + pick.gzip.css)} | ${kb(pick.wire.js + pick.wire.css)} | ${kb(pick.wire.html)} | ${pick.files} | ${ms(median(xs.map((x) => x.interactiveMs)))} | ${ms(pct(xs.map((x) => x.interactiveMs), 0.9))} |`;
+		};
+		const v = verify[0]!;
+		const m = minimal[0]!;
+		const lines = [
+			`# Hosted page: first load and node advances`,
+			'',
+			`${new Date().toISOString().slice(0, 10)}, production build on localhost, headless Chromium (${browser.version()}), ${LOADS} cold loads each (new context, cache off), ${ADVANCES} node advances of each kind. Machine: ${process.arch}, ${(await import('node:os')).cpus().length} CPU cores shared with other work.`,
+			'',
+			'## Before the permissions page is interactive',
+			'',
+			'| page | JS (gzip) | CSS (gzip) | JS + CSS (gzip) | JS + CSS (as served) | HTML (as served) | JS/CSS files | time to interactive (median) | p90 |',
+			'|---|---|---|---|---|---|---|---|---|',
+			row('/verify (permissions page)', verify),
+			row('/bench/minimal (bare SvelteKit page)', minimal),
+			'',
+			`The hosted page costs ${kb(v.gzip.js + v.gzip.css - m.gzip.js - m.gzip.css)} of gzipped JS + CSS above the framework's own floor. "As served" is what Chromium received (the server precompresses with brotli); "gzip" is the same files at gzip -6. The HTML carries the page's UI text for its language (for the server-rendered first paint and hydration). Interactive = hydrated (the page's onMount ran), measured from navigation start.`,
+			'',
+			'## Page API: advancing a node (server time seen by the client, localhost)',
+			'',
+			'| action | median | p95 |',
+			'|---|---|---|',
+			`| conversation reply → next node (embedded dialog engine) | ${ms(median(reply))} | ${ms(pct(reply, 0.95))} |`,
+			`| e-mail submitted → two-factor node (passcode issued and sent to the sandbox outbox) | ${ms(median(email))} | ${ms(pct(email, 0.95))} |`,
+			''
+		];
+		const out = lines.join('\n');
+		console.log(out);
+		const dir = path.resolve(import.meta.dirname, 'results');
+		mkdirSync(dir, { recursive: true });
+		writeFileSync(path.join(dir, 'page.md'), out);
+	} finally {
+		await browser.close();
+		await server.stop();
+	}
+}
+
+await main();

@@ -1,0 +1,154 @@
+/**
+ * Deterministic synthetic camera damage for document images: rotation, perspective, blur, glare
+ * (pure raster work) and JPEG re-encoding (sharp). Shared by the document evaluation and the engine
+ * tests. Every random choice comes from a seeded generator, so a run is reproducible.
+ */
+import sharp from 'sharp';
+import { homographyFromPoints } from '../../src/lib/documents/homography.ts';
+import { type Point, type Raster } from '../../src/lib/documents/raster.ts';
+import { rotateRaster, warpPerspective } from '../../src/lib/documents/warp.ts';
+
+/** mulberry32: small, fast, good enough for test variety. */
+export function seededRandom(seed: number): () => number {
+	let a = seed >>> 0;
+	return () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = a;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+const DESK = [52, 58, 70, 255];
+
+/** Rotates by `degrees` (counter-clockwise), canvas grown, corners filled with a desk colour. */
+export function rotate(src: Raster, degrees: number): Raster {
+	return rotateRaster(src, degrees, { expand: true, fill: DESK }).raster;
+}
+
+/**
+ * Mild perspective: each corner moves inward by up to `strength` of the image size (as when the
+ * phone is not held parallel to the document), chosen by `random`.
+ */
+export function perspective(src: Raster, strength: number, random: () => number): Raster {
+	const { width: w, height: h } = src;
+	const from: Point[] = [
+		[0, 0],
+		[w, 0],
+		[w, h],
+		[0, h]
+	];
+	const j = () => random() * strength;
+	const to: Point[] = [
+		[j() * w, j() * h],
+		[w - j() * w, j() * h],
+		[w - j() * w, h - j() * h],
+		[j() * w, h - j() * h]
+	];
+	const m = homographyFromPoints(from, to);
+	if (!m) throw new Error('degenerate perspective');
+	return warpPerspective(src, m, w, h, DESK);
+}
+
+/** Box blur of the given radius, applied twice (close to a Gaussian of sigma ≈ radius). */
+export function blur(src: Raster, radius: number): Raster {
+	let cur = src;
+	for (let pass = 0; pass < 2; pass++) cur = boxBlurVertical(boxBlurHorizontal(cur, radius), radius);
+	return cur;
+}
+
+function boxBlurHorizontal(src: Raster, r: number): Raster {
+	const { width: w, height: h, channels: c, data } = src;
+	const out = new Uint8Array(data.length);
+	for (let y = 0; y < h; y++)
+		for (let ch = 0; ch < c; ch++) {
+			let sum = 0;
+			for (let x = -r; x <= r; x++) sum += data[(y * w + Math.min(w - 1, Math.max(0, x))) * c + ch];
+			for (let x = 0; x < w; x++) {
+				out[(y * w + x) * c + ch] = Math.round(sum / (2 * r + 1));
+				sum += data[(y * w + Math.min(w - 1, x + r + 1)) * c + ch] - data[(y * w + Math.max(0, x - r)) * c + ch];
+			}
+		}
+	return { ...src, data: out };
+}
+
+function boxBlurVertical(src: Raster, r: number): Raster {
+	const { width: w, height: h, channels: c, data } = src;
+	const out = new Uint8Array(data.length);
+	for (let x = 0; x < w; x++)
+		for (let ch = 0; ch < c; ch++) {
+			let sum = 0;
+			for (let y = -r; y <= r; y++) sum += data[(Math.min(h - 1, Math.max(0, y)) * w + x) * c + ch];
+			for (let y = 0; y < h; y++) {
+				out[(y * w + x) * c + ch] = Math.round(sum / (2 * r + 1));
+				sum += data[(Math.min(h - 1, y + r + 1) * w + x) * c + ch] - data[(Math.max(0, y - r) * w + x) * c + ch];
+			}
+		}
+	return { ...src, data: out };
+}
+
+/** A specular glare blob: a soft white ellipse of radius `size` × the shorter side, placed by `random`. */
+export function glare(src: Raster, size: number, random: () => number): Raster {
+	const { width: w, height: h, channels: c, data } = src;
+	const out = new Uint8Array(data);
+	const r = size * Math.min(w, h);
+	const cx = (0.2 + 0.6 * random()) * w;
+	const cy = (0.15 + 0.5 * random()) * h;
+	for (let y = Math.max(0, Math.floor(cy - r)); y < Math.min(h, Math.ceil(cy + r)); y++)
+		for (let x = Math.max(0, Math.floor(cx - 1.6 * r)); x < Math.min(w, Math.ceil(cx + 1.6 * r)); x++) {
+			const d = Math.hypot((x - cx) / 1.6, y - cy) / r;
+			if (d >= 1) continue;
+			const a = 0.92 * (1 - d * d);
+			for (let ch = 0; ch < Math.min(3, c); ch++) {
+				const k = (y * w + x) * c + ch;
+				out[k] = Math.round(data[k] + (255 - data[k]) * a);
+			}
+		}
+	return { ...src, data: out };
+}
+
+export async function toJpeg(src: Raster, quality: number): Promise<Buffer> {
+	return sharp(Buffer.from(src.data.buffer, src.data.byteOffset, src.data.byteLength), { raw: { width: src.width, height: src.height, channels: src.channels } })
+		.jpeg({ quality })
+		.toBuffer();
+}
+
+export async function toPng(src: Raster): Promise<Buffer> {
+	return sharp(Buffer.from(src.data.buffer, src.data.byteOffset, src.data.byteLength), { raw: { width: src.width, height: src.height, channels: src.channels } })
+		.png({ compressionLevel: 1 })
+		.toBuffer();
+}
+
+export type DamageName = 'none' | 'rotate5' | 'rotate10' | 'perspective' | 'blur' | 'jpeg40' | 'glare' | 'combined';
+export const DAMAGES: readonly DamageName[] = ['none', 'rotate5', 'rotate10', 'perspective', 'blur', 'jpeg40', 'glare', 'combined'];
+
+/** Applies a named damage to a decoded image and returns encoded bytes ready for the reader. */
+export async function damage(src: Raster, name: DamageName, seed: number): Promise<Buffer> {
+	const random = seededRandom(seed);
+	const sign = random() < 0.5 ? -1 : 1;
+	switch (name) {
+		case 'none':
+			return toPng(src);
+		case 'rotate5':
+			return toPng(rotate(src, 5 * sign));
+		case 'rotate10':
+			return toPng(rotate(src, 10 * sign));
+		case 'perspective':
+			return toPng(perspective(src, 0.08, random));
+		case 'blur':
+			return toPng(blur(src, Math.max(1, Math.round(Math.max(src.width, src.height) / 900))));
+		case 'jpeg40':
+			return toJpeg(src, 40);
+		case 'glare':
+			return toPng(glare(src, 0.22, random));
+		case 'combined': {
+			const angle = sign * (2 + 8 * random());
+			let r = rotate(src, angle);
+			r = perspective(r, 0.05, random);
+			r = blur(r, 1);
+			r = glare(r, 0.15, random);
+			return toJpeg(r, 40);
+		}
+	}
+}

@@ -1,0 +1,25 @@
+import type { ApiPrincipal } from '#lib/server/repositories/account.repository.ts';
+import type { RateLimitDecision } from '#lib/server/http/rate-limit.ts';
+
+declare global {
+	namespace App {
+		interface Locals {
+			requestId: string;
+			/** Set by `handle` for authenticated /api requests. */
+			principal?: ApiPrincipal;
+			rateLimit?: RateLimitDecision;
+		/** Interface language of a hosted page response (the html lang attribute). */
+		lang?: string;
+		}
+		/** Shallow history entries of the hosted page: the session step each entry was pushed for. */
+		interface PageState {
+			vfStep?: number;
+		}
+		interface Error {
+			message: string;
+			requestId?: string;
+		}
+	}
+}
+
+export {};

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { classIndices, ctcGreedyDecode, MRZ_ALPHABET } from './ctc-decode.ts';
+import { rectCorners } from './polygon.ts';
+import { createRaster } from './raster.ts';
+import { skewByProjection, skewFromBoxes } from './skew.ts';
+import { dbPostprocess, type TextBox } from './text-detection.ts';
+import { flipQuad, groupTextLines } from './text-lines.ts';
+import { rotateRaster } from './warp.ts';
+
+function box(cx: number, cy: number, width: number, height: number, angle = 0): TextBox {
+	const rect = { cx, cy, width, height, angle };
+	return { quad: rectCorners(rect), rect, score: 0.9 };
+}
+
+describe('ctcGreedyDecode', () => {
+	const labels = ['A', 'B', '<', '中'];
+	const probs = (rows: number[][]) => new Float32Array(rows.flat());
+
+	it('collapses repeats, drops blanks, keeps doubled letters split by a blank', () => {
+		// classes: 0 blank, 1 A, 2 B, 3 <, 4 中
+		const p = probs([
+			[0.1, 0.8, 0.1, 0, 0],
+			[0.1, 0.8, 0.1, 0, 0],
+			[0.9, 0.1, 0, 0, 0],
+			[0.1, 0.8, 0.1, 0, 0],
+			[0.1, 0, 0.1, 0.8, 0],
+			[0.1, 0, 0.1, 0.8, 0]
+		]);
+		expect(ctcGreedyDecode(p, 6, 5, labels).text).toBe('AA<');
+	});
+
+	it('lets only the allowed characters compete', () => {
+		const p = probs([[0.1, 0, 0.2, 0.1, 0.6]]);
+		expect(ctcGreedyDecode(p, 1, 5, labels).text).toBe('中');
+		expect(ctcGreedyDecode(p, 1, 5, labels, classIndices(labels, 'AB<')).text).toBe('B');
+		expect(classIndices(labels, MRZ_ALPHABET)).toEqual(new Set([1, 2, 3]));
+	});
+});
+
+describe('dbPostprocess', () => {
+	it('turns a tilted bar of text probability into one unclipped, rotated box', () => {
+		const w = 200, h = 120;
+		const prob = new Float32Array(w * h);
+		const a = (8 * Math.PI) / 180;
+		for (let y = 0; y < h; y++)
+			for (let x = 0; x < w; x++) {
+				const u = (x - 100) * Math.cos(a) + (y - 60) * Math.sin(a);
+				const v = -(x - 100) * Math.sin(a) + (y - 60) * Math.cos(a);
+				if (Math.abs(u) < 70 && Math.abs(v) < 6) prob[y * w + x] = 0.95;
+			}
+		const boxes = dbPostprocess(prob, w, h, 2, 2);
+		expect(boxes).toHaveLength(1);
+		const r = boxes[0].rect;
+		expect(r.angle).toBeCloseTo(8, 0);
+		// Unclip grows each side by area × 1.5 / perimeter; pixel rasterisation adds about a pixel.
+		const d = (140 * 12 * 1.5) / (2 * 152);
+		expect(Math.abs(r.width - 2 * (140 + 2 * d)) / (2 * (140 + 2 * d))).toBeLessThan(0.03);
+		expect(Math.abs(r.height - 2 * (12 + 2 * d)) / (2 * (12 + 2 * d))).toBeLessThan(0.12);
+		expect(r.cx).toBeCloseTo(200, -1);
+	});
+
+	it('drops weak regions', () => {
+		const prob = new Float32Array(50 * 50);
+		for (let i = 0; i < 400; i++) prob[1000 + i] = 0.4;
+		expect(dbPostprocess(prob, 50, 50, 1, 1)).toHaveLength(0);
+	});
+});
+
+describe('skew', () => {
+	it('takes the length-weighted angle of elongated boxes', () => {
+		expect(skewFromBoxes([box(100, 50, 300, 20, 6), box(100, 90, 280, 20, 6.4), box(50, 10, 30, 25, 40)])).toBeCloseTo(6.2, 0);
+		expect(skewFromBoxes([box(0, 0, 10, 9)])).toBeNull();
+	});
+
+	it('does not average lines near ±90° to zero', () => {
+		expect(Math.abs(skewFromBoxes([box(0, 0, 200, 10, 89), box(0, 40, 200, 10, -89)])!)).toBeGreaterThan(85);
+	});
+
+	it('finds the angle of rows of dark marks by projection profile', () => {
+		const page = createRaster(400, 300, 1, 240);
+		for (let row = 0; row < 6; row++) for (let y = 40 + row * 40; y < 48 + row * 40; y++) for (let x = 40; x < 360; x += 1) if (x % 12 < 8) page.data[y * 400 + x] = 20;
+		const tilted = rotateRaster(page, -7, { fill: [240] }).raster;
+		expect(skewByProjection(tilted)).toBeCloseTo(7, 0);
+	});
+});
+
+describe('groupTextLines', () => {
+	it('merges pieces of one line along the skew and orders lines top to bottom', () => {
+		const a = (5 * Math.PI) / 180;
+		const at = (u: number, v: number): [number, number] => [u * Math.cos(a) - v * Math.sin(a), u * Math.sin(a) + v * Math.cos(a)];
+		const [c1x, c1y] = at(100, 200);
+		const [c2x, c2y] = at(300, 200);
+		const [c3x, c3y] = at(200, 100);
+		const lines = groupTextLines([box(c1x, c1y, 150, 20, 5), box(c2x, c2y, 150, 20, 5), box(c3x, c3y, 300, 20, 5)], 5);
+		expect(lines).toHaveLength(2);
+		expect(lines[1].boxes).toBe(2);
+		// 350 of boxes plus a quarter of the line height at each end.
+		expect(lines[1].width).toBeCloseTo(360, 0);
+		expect(lines[0].y).toBeLessThan(lines[1].y);
+		expect(flipQuad(lines[0].quad)[0]).toEqual(lines[0].quad[2]);
+	});
+});

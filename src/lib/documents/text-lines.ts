@@ -1,0 +1,132 @@
+import type { Point, Quad } from './raster.ts';
+import type { TextBox } from './text-detection.ts';
+
+export interface TextLine {
+	/** Corners TL, TR, BR, BL in image coordinates, along the text direction. */
+	quad: Quad;
+	/** The line's own baseline angle (degrees, y down). */
+	angle: number;
+	/** Extent along the text (x0–x1) and across it (y0–y1), in the frame turned by `angle`. */
+	x0: number;
+	x1: number;
+	y0: number;
+	y1: number;
+	/** Length along the text and height across it, in image pixels. */
+	width: number;
+	height: number;
+	/** Position across the page's text direction (larger is lower on the page). */
+	y: number;
+	boxes: number;
+}
+
+const toFrame = (p: Point, cos: number, sin: number): Point => [p[0] * cos + p[1] * sin, -p[0] * sin + p[1] * cos];
+const fromFrame = (p: Point, cos: number, sin: number): Point => [p[0] * cos - p[1] * sin, p[0] * sin + p[1] * cos];
+
+function wrap(d: number): number {
+	let x = d;
+	while (x >= 90) x -= 180;
+	while (x < -90) x += 180;
+	return x;
+}
+
+/** Rebuilds a line's quad after its extent changed, with `pad` extra length at both ends. */
+export function lineQuad(l: Pick<TextLine, 'angle' | 'x0' | 'x1' | 'y0' | 'y1'>, pad = 0): Quad {
+	const r = (l.angle * Math.PI) / 180;
+	const cos = Math.cos(r), sin = Math.sin(r);
+	return [
+		fromFrame([l.x0 - pad, l.y0], cos, sin),
+		fromFrame([l.x1 + pad, l.y0], cos, sin),
+		fromFrame([l.x1 + pad, l.y1], cos, sin),
+		fromFrame([l.x0 - pad, l.y1], cos, sin)
+	];
+}
+
+/**
+ * Merges detected boxes that sit on one text line (MRZ lines with long filler runs often come in
+ * pieces) into line quadrilaterals, ordered top to bottom. Boxes are grouped along the page skew;
+ * each line then takes its own angle from its pieces, which follows perspective and page curl.
+ */
+export function groupTextLines(boxes: readonly TextBox[], skewDeg: number): TextLine[] {
+	const r = (skewDeg * Math.PI) / 180;
+	const cos = Math.cos(r), sin = Math.sin(r);
+	const items = boxes
+		.map((b) => {
+			const pts = b.quad.map((p) => toFrame(p, cos, sin));
+			const ys = pts.map((p) => p[1]);
+			return { box: b, y0: Math.min(...ys), y1: Math.max(...ys) };
+		})
+		.sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1));
+	const groups: { y0: number; y1: number; members: TextBox[] }[] = [];
+	for (const it of items) {
+		const cy = (it.y0 + it.y1) / 2;
+		const h = it.y1 - it.y0;
+		const target = groups.find((g) => {
+			const gh = g.y1 - g.y0;
+			return Math.abs(cy - (g.y0 + g.y1) / 2) < 0.35 * Math.max(h, gh) && Math.min(h, gh) > 0.5 * Math.max(h, gh);
+		});
+		if (target) {
+			const n = target.members.length;
+			target.y0 = (target.y0 * n + it.y0) / (n + 1);
+			target.y1 = (target.y1 * n + it.y1) / (n + 1);
+			target.members.push(it.box);
+		} else groups.push({ y0: it.y0, y1: it.y1, members: [it.box] });
+	}
+	return groups
+		.map((g) => {
+			let sum = 0, weight = 0;
+			for (const b of g.members) {
+				const d = wrap(b.rect.angle - skewDeg);
+				if (Math.abs(d) > 10 || b.rect.width < 2 * b.rect.height) continue;
+				sum += d * b.rect.width;
+				weight += b.rect.width;
+			}
+			const angle = skewDeg + (weight ? sum / weight : 0);
+			const ra = (angle * Math.PI) / 180;
+			const c = Math.cos(ra), s = Math.sin(ra);
+			let x0 = Infinity, x1 = -Infinity, y0 = 0, y1 = 0;
+			for (const b of g.members) {
+				const pts = b.quad.map((p) => toFrame(p, c, s));
+				const xs = pts.map((p) => p[0]);
+				const ys = pts.map((p) => p[1]);
+				x0 = Math.min(x0, ...xs);
+				x1 = Math.max(x1, ...xs);
+				// Average the pieces' top and bottom rather than taking their union, which tilt inflates.
+				y0 += Math.min(...ys) / g.members.length;
+				y1 += Math.max(...ys) / g.members.length;
+			}
+			// A little extra at both ends: the detector's box can clip the first or last glyph.
+			const pad = 0.25 * (y1 - y0);
+			const line = { angle, x0: x0 - pad, x1: x1 + pad, y0, y1 };
+			return { ...line, quad: lineQuad(line), width: line.x1 - line.x0, height: y1 - y0, y: (g.y0 + g.y1) / 2, boxes: g.members.length };
+		})
+		.sort((a, b) => a.y - b.y);
+}
+
+/**
+ * Lines of an MRZ block start and end together; the detector often misses a trailing filler run.
+ * Extends each line to the reach of its neighbours (lines less than 2.5 heights apart).
+ */
+export function alignBlock(lines: readonly TextLine[]): TextLine[] {
+	return lines.map((l, i) => {
+		let { x0, x1 } = l;
+		const r = (l.angle * Math.PI) / 180;
+		const cos = Math.cos(r), sin = Math.sin(r);
+		for (const j of [i - 1, i + 1]) {
+			const n = lines[j];
+			if (!n || Math.abs(n.y - l.y) > 2.5 * Math.max(l.height, n.height)) continue;
+			for (const p of n.quad) {
+				const [x] = toFrame(p, cos, sin);
+				x0 = Math.min(x0, x);
+				x1 = Math.max(x1, x);
+			}
+		}
+		if (x0 === l.x0 && x1 === l.x1) return l;
+		const next = { ...l, x0, x1, width: x1 - x0 };
+		return { ...next, quad: lineQuad(next) };
+	});
+}
+
+/** The same line seen upside down: corners turned by 180° (for documents held the wrong way up). */
+export function flipQuad(q: Quad): Quad {
+	return [q[2], q[3], q[0], q[1]];
+}

@@ -1,0 +1,169 @@
+import { describe, expect, it } from 'vitest';
+import type { PageIntro } from '#lib/domain/page/page-intro.ts';
+import type { PageState } from '#lib/domain/page/page.schema.ts';
+import { BUNDLED_LOCALES } from '#lib/i18n/bundled-locales.ts';
+import { PageClient } from './client-api.ts';
+import { MediaSession } from './media-session.svelte.ts';
+import { saveStoredPage } from './page-storage.ts';
+import { PageRunner, type RunnerStart } from './page-runner.svelte.ts';
+import { Translator } from './translator.svelte.ts';
+
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+const env = (languages: string[] = ['en']) => ({ userAgent: CHROME, languages, secureContext: true, hasGetUserMedia: true });
+
+const intro: PageIntro = {
+	via: 'cs',
+	sessionId: 'ses_1',
+	status: 'created',
+	embedOrigins: ['https://shop.example'],
+	langs: [],
+	sandbox: true,
+	avatar: null,
+	customization: {},
+	requirements: { camera: false, microphone: false, recognition: false, biometric: false }
+};
+
+function pageState(over: Partial<PageState> = {}, session: Partial<PageState['session']> = {}): PageState {
+	return {
+		session: { id: 'ses_1', status: 'inProgress', lang: 'fr', langs: [], step: 1, ...session },
+		role: 'primary',
+		sandbox: true,
+		avatar: null,
+		customization: {},
+		node: { id: 'email', type: 'enter_email', props: {} },
+		transcript: [],
+		requirements: { camera: false, microphone: false, recognition: false, biometric: false },
+		embedOrigins: ['https://shop.example'],
+		...over
+	};
+}
+
+type Handler = (body: any, headers: Record<string, string>) => { status: number; json: unknown };
+
+/** A runner wired to a scripted server and a recording parent frame. */
+function setup(start: RunnerStart, routes: Record<string, Handler | Handler[]>, code = 'cs_' + 'a'.repeat(24)) {
+	const requests: { route: string; body: any; headers: Record<string, string> }[] = [];
+	const fetchFn = (async (url: string, init: RequestInit) => {
+		const route = `${init.method} ${url}`;
+		const body = init.body ? JSON.parse(String(init.body)) : undefined;
+		const headers = init.headers as Record<string, string>;
+		requests.push({ route, body, headers });
+		const entry = routes[route];
+		const handler = Array.isArray(entry) ? entry.shift() : entry;
+		if (!handler) throw new Error(`unexpected ${route}`);
+		const { status, json } = handler(body, headers);
+		return new Response(JSON.stringify(json), { status, headers: { 'content-type': 'application/json' } });
+	}) as typeof fetch;
+	const posted: { message: any; origin: string }[] = [];
+	const frame = { parent: { postMessage: (message: unknown, origin: string) => void posted.push({ message, origin }) } };
+	const translator = new Translator('en', BUNDLED_LOCALES.en);
+	const runner = new PageRunner({ code, start, translator, frame, client: new PageClient({}, fetchFn), media: new MediaSession(null) });
+	return { runner, requests, posted, translator };
+}
+
+describe('PageRunner', () => {
+	it('greets the embedding page, follows the browser language and opens on the user’s word', async () => {
+		const { runner, requests, posted, translator } = setup(
+			{ kind: 'intro', intro },
+			{
+				'POST /api/client/open': () => ({
+					status: 200,
+					json: {
+						pageToken: 'pt_' + 'b'.repeat(32),
+						state: pageState({ transcript: [{ id: 'phr_1', createdAt: 1, text: 'Bonjour !', isAvatar: true }] })
+					}
+				})
+			}
+		);
+		await runner.start(env(['fr-CA', 'en']));
+		expect(translator.lang).toBe('fr');
+		expect(runner.screen).toBe('permissions');
+		expect(posted).toEqual([{ message: { type: 'veriflow:ready', sessionId: 'ses_1', status: 'created' }, origin: 'https://shop.example' }]);
+		expect(requests).toEqual([]);
+
+		runner.chosenLang = 'de';
+		expect(await runner.open()).toBe(true);
+		expect(requests[0]!.body).toMatchObject({ clientSecret: 'cs_' + 'a'.repeat(24), languages: ['de', ...globalThis.navigator.languages] });
+		expect(runner.captions).toEqual(['Bonjour !']);
+		expect(posted.at(-1)!.message).toEqual({ type: 'veriflow:node', sessionId: 'ses_1', status: 'inProgress', nodeType: 'enter_email' });
+		// Still on the permissions page until the user answered it.
+		expect(runner.screen).toBe('permissions');
+		runner.setPermission({ outcome: 'granted', camera: false, microphone: false, consent: { biometric: false, enrolment: false } });
+		expect(runner.screen).toBe('node');
+	});
+
+	it('reports a result with its step and a request id, and shows where things stand when it was stale', async () => {
+		const token = 'pt_' + 'c'.repeat(32);
+		saveStoredPage('cs_resume', { pageToken: token, permission: { outcome: 'granted', camera: false, microphone: false, consent: { biometric: false, enrolment: false } } });
+		const moved = pageState({ node: { id: 'code', type: 'two_factor_email', props: {} } }, { step: 2 });
+		const { runner, requests } = setup({ kind: 'opened', via: 'cs', embedOrigins: ['https://shop.example'] }, {
+			'GET /api/client/state': [() => ({ status: 200, json: pageState() }), () => ({ status: 200, json: moved })],
+			'POST /api/client/nodes/email': [
+				() => ({ status: 200, json: { state: pageState(), notice: { code: 'email.invalid' } } }),
+				() => ({ status: 409, json: { error: { type: 'validation_error', message: 'stale', code: 'node_not_current' } } })
+			]
+		}, 'cs_resume');
+		await runner.start(env());
+		expect(runner.screen).toBe('node');
+		expect(requests[0]!.headers.authorization).toBe(`Bearer ${token}`);
+
+		expect(await runner.act('submit', { email: 'x' })).toEqual({ ok: true, moved: false, notice: { code: 'email.invalid' } });
+		const submitted = requests[1]!.body;
+		expect(submitted).toMatchObject({ step: 1, action: 'submit', payload: { email: 'x' } });
+		expect(submitted.requestId).toMatch(/^[A-Za-z0-9_-]{8,64}$/);
+
+		expect(await runner.act('submit', { email: 'y@example.com' })).toEqual({ ok: false, reason: 'stale' });
+		expect(runner.node?.id).toBe('code');
+		expect(requests[2]!.body.requestId).not.toBe(submitted.requestId);
+	});
+
+	it('turns a dead link into its explanation and tells the embedding page why', async () => {
+		const { runner, posted } = setup({ kind: 'intro', intro }, {
+			'POST /api/client/open': () => ({ status: 409, json: { error: { type: 'validation_error', message: 'used', code: 'client_secret_used' } } })
+		});
+		await runner.start(env());
+		expect(await runner.open()).toBe(false);
+		expect(runner.problem).toBe('used');
+		expect(runner.screen).toBe('problem');
+		expect(posted.at(-1)!.message).toEqual({ type: 'veriflow:error', sessionId: null, status: null, code: 'client_secret_used' });
+	});
+
+	it('refuses to resume in a tab that never opened the link', async () => {
+		const { runner, requests, posted } = setup({ kind: 'opened', via: 'cs', embedOrigins: ['https://shop.example'] }, {}, 'cs_other_tab');
+		await runner.start(env());
+		expect(runner.problem).toBe('used');
+		expect(requests).toEqual([]);
+		expect(posted).toEqual([{ message: { type: 'veriflow:error', sessionId: null, status: null, code: 'client_secret_used' }, origin: 'https://shop.example' }]);
+	});
+
+	it('announces the end once and shows the observer screen after a hand-over', async () => {
+		saveStoredPage('cs_end', { pageToken: 'pt_' + 'd'.repeat(32), permission: { outcome: 'granted', camera: false, microphone: false, consent: { biometric: false, enrolment: false } } });
+		const { runner, posted } = setup({ kind: 'opened', via: 'cs', embedOrigins: ['https://shop.example'] }, {
+			'GET /api/client/state': [
+				() => ({ status: 200, json: pageState({ role: 'observer' }) }),
+				() => ({ status: 200, json: pageState({ role: 'observer', node: null, finished: { status: 'complete' } }, { status: 'complete' }) }),
+				() => ({ status: 200, json: pageState({ role: 'observer', node: null, finished: { status: 'complete' } }, { status: 'complete' }) })
+			]
+		}, 'cs_end');
+		await runner.start(env());
+		expect(runner.screen).toBe('observer');
+		await runner.refresh();
+		await runner.refresh();
+		expect(runner.screen).toBe('end');
+		expect(posted.filter((p) => p.message.type === 'veriflow:complete')).toHaveLength(1);
+		runner.destroy();
+	});
+
+	it('tells the embedding page when a session ended incomplete', async () => {
+		saveStoredPage('cs_gone', { pageToken: 'pt_' + 'e'.repeat(32) });
+		const { runner, posted } = setup({ kind: 'opened', via: 'cs', embedOrigins: ['https://shop.example'] }, {
+			'GET /api/client/state': () => ({ status: 200, json: pageState({ node: null, finished: { status: 'incomplete' } }, { status: 'incomplete' }) })
+		}, 'cs_gone');
+		await runner.start(env());
+		expect(runner.screen).toBe('end');
+		expect(posted.map((p) => p.message)).toEqual([
+			{ type: 'veriflow:ready', sessionId: 'ses_1', status: 'incomplete' },
+			{ type: 'veriflow:incomplete', sessionId: 'ses_1', status: 'incomplete' }
+		]);
+	});
+});

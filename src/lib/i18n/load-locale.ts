@@ -1,0 +1,12 @@
+import type { LocaleCatalogue } from './catalogue.ts';
+import type { SupportedLang } from './languages.ts';
+
+// Lazy glob: Vite emits one chunk per language and the browser downloads only the one it asks for.
+const loaders = import.meta.glob<LocaleCatalogue>('./locales/*.json', { import: 'default' });
+
+/** Loads one language's catalogue (a separate chunk in the browser build). */
+export async function loadLocale(lang: SupportedLang): Promise<LocaleCatalogue> {
+	const load = loaders[`./locales/${lang}.json`];
+	if (!load) throw new Error(`no locale file for ${lang}`);
+	return load();
+}

@@ -1,0 +1,188 @@
+import { eq } from 'drizzle-orm';
+import { randomBytes } from 'node:crypto';
+import type { Config } from './config.ts';
+import { ServerKeys } from './crypto.ts';
+import { serverSecrets } from './db/schema.ts';
+import { openStore, type Store } from './db/store.ts';
+import { RateLimiter } from './http/rate-limit.ts';
+import { logger } from './logger.ts';
+import { unitOfWork, type UnitOfWork } from './repositories/index.ts';
+import { AccountService } from './services/account.service.ts';
+import { CatalogueService } from './services/catalogue.service.ts';
+import { SessionService } from './services/session.service.ts';
+import { SweeperService } from './services/sweeper.service.ts';
+import { PageService } from './services/page.service.ts';
+import { FlowRunner } from './services/runner/runner.service.ts';
+import { createDialogEngine } from './services/dialog/index.ts';
+import type { DialogPort } from './services/runner/runner-deps.ts';
+import { createOtpDelivery, type OtpDelivery } from './services/otp/otp-delivery.ts';
+import { startWorkers, type Workers } from './workers/index.ts';
+import { getFaceEngine } from './biometrics/face-engine.ts';
+import { safeFetchImage } from './http/safe-fetch.ts';
+import { FaceEvidenceService } from './services/faces/face-evidence.service.ts';
+import type { FaceEvidenceSink } from './services/faces/face-evidence-sink.ts';
+import { FaceTemplateCache } from './services/faces/template-cache.ts';
+import { faceScreenshotAnalyzer } from './services/faces/face-ai-analysis.ts';
+import { MediaFaceEvidenceSink } from './services/faces/media-face-evidence-sink.ts';
+import { LocalMediaStore } from './media/local-media-store.ts';
+import type { MediaStore } from './media/media-store.ts';
+import { MediaService } from './services/media.service.ts';
+import { OutboxRelay, webhookFanout } from './services/outbox-relay.service.ts';
+import { PostSessionService } from './services/post-session.service.ts';
+import { ReportService } from './services/report.service.ts';
+import { RetentionService } from './services/retention.service.ts';
+import { VideoService } from './services/video.service.ts';
+import { WebhookDeliveryService } from './services/webhook-delivery.service.ts';
+import { VideoAnalyzer } from './video/video-analyzer.ts';
+import type { SendWebhookInput, SendWebhookResult } from './webhooks/webhook-sender.ts';
+import path from 'node:path';
+
+/** Everything a request handler may use, built once at start-up. */
+export interface App {
+	config: Config;
+	store: Store;
+	uow: UnitOfWork;
+	keys: ServerKeys;
+	now: () => number;
+	accounts: AccountService;
+	catalogue: CatalogueService;
+	sessions: SessionService;
+	runner: FlowRunner;
+	pages: PageService;
+	/** Face nodes' evidence uploads (the route calls `faces.submit`). */
+	faces: FaceEvidenceService;
+	/** Where face captures and screenshots go (the media service). */
+	faceEvidence: FaceEvidenceSink;
+	faceTemplates: FaceTemplateCache;
+	sweeper: SweeperService;
+	rateLimiter: RateLimiter;
+	media: MediaService;
+	video: VideoService;
+	videoAnalyzer: VideoAnalyzer;
+	postSession: PostSessionService;
+	relay: OutboxRelay;
+	webhooks: WebhookDeliveryService;
+	retention: RetentionService;
+	reports: ReportService;
+	workers: Workers;
+	close(): Promise<void>;
+}
+
+export interface StartOptions {
+	/** In-memory PGlite instead of DATA_DIR (tests). */
+	inMemory?: boolean;
+	now?: () => number;
+	/** Start background workers (default: config.WORKERS). */
+	workers?: boolean;
+	/** Replace the dialog engine or the passcode delivery (tests). */
+	dialog?: DialogPort;
+	otp?: OtpDelivery;
+	/** Where face evidence is stored (default: the media service). */
+	faceEvidence?: FaceEvidenceSink;
+	/** Media bytes elsewhere than DATA_DIR/media (tests, a future S3 store). */
+	mediaStore?: MediaStore;
+	/** Replace the webhook sender (tests). */
+	webhookSend?: (input: SendWebhookInput) => Promise<SendWebhookResult>;
+}
+
+export async function createApp(config: Config, options: StartOptions = {}): Promise<App> {
+	const store = await openStore({ databaseUrl: config.DATABASE_URL, dataDir: options.inMemory ? undefined : config.dataDir });
+	const now = options.now ?? Date.now;
+	const uow = unitOfWork(store);
+	const keys = new ServerKeys(config.SECRET_KEY ?? (await storedServerSecret(store, now)));
+	const accounts = new AccountService({ uow, keys, now });
+	const catalogue = new CatalogueService({ uow, now, publicBaseUrl: config.PUBLIC_BASE_URL });
+	const sessions = new SessionService({
+		uow,
+		keys,
+		now,
+		publicBaseUrl: config.PUBLIC_BASE_URL,
+		clientSecretTtlMs: config.CLIENT_SECRET_TTL_S * 1000
+	});
+	const otp = options.otp ?? createOtpDelivery({ smtpUrl: config.SMTP_URL, smtpFrom: config.SMTP_FROM, smsWebhookUrl: config.SMS_WEBHOOK_URL, uow, now });
+	const mediaStore = options.mediaStore ?? new LocalMediaStore(path.join(config.dataDir, 'media'));
+	const media = new MediaService({ uow, store: mediaStore, keys, now, publicBaseUrl: config.PUBLIC_BASE_URL });
+	const faceEvidence = options.faceEvidence ?? new MediaFaceEvidenceSink({ media, uow });
+	const faceTemplates = new FaceTemplateCache({ uow, keys });
+	const runner = new FlowRunner({ uow, keys, now, sessions, dialog: options.dialog ?? createDialogEngine(config, { logger }), otp, faces: { sink: faceEvidence, templates: faceTemplates } });
+	const pages = new PageService({ uow, now, runner, catalogue, frameAncestors: config.FRAME_ANCESTORS });
+	const faces = new FaceEvidenceService({ uow, pages, engine: getFaceEngine, templates: faceTemplates, sink: faceEvidence, fetchImage: (url) => safeFetchImage(url) });
+	const sweeper = new SweeperService({ uow, sessions, now, inactivityMs: config.SESSION_INACTIVITY_TIMEOUT_S * 1000 });
+	const rateLimiter = new RateLimiter(config.RATE_LIMIT, config.RATE_LIMIT_WINDOW_S, store.pgPool);
+	const video = new VideoService({ uow, media, now });
+	const videoAnalyzer = new VideoAnalyzer({ ffmpeg: config.FFMPEG_PATH, ffprobe: config.FFPROBE_PATH }, now);
+	const postSession = new PostSessionService({ uow, now, media, video, videoAnalyzer });
+	// aiAnalysis from the face screenshots, with the server's face models (age and sex left out: README).
+	postSession.setScreenshotAnalyzer(faceScreenshotAnalyzer({ engine: getFaceEngine, nodeReports: (id) => uow.repos.runner.listNodeReports(id) }));
+	const relay = new OutboxRelay({ uow, now });
+	relay.addConsumer(webhookFanout);
+	relay.addConsumer(postSession.scheduler);
+	const webhooks = new WebhookDeliveryService({ uow, keys, now, publicBaseUrl: config.PUBLIC_BASE_URL, send: options.webhookSend });
+	const retention = new RetentionService({ uow, store: mediaStore, now, testDays: config.RETENTION_TEST_DAYS, liveDays: config.RETENTION_LIVE_DAYS });
+	const reports = new ReportService({ uow, media, now });
+	sessions.setReportBuilder(reports.build);
+	await catalogue.seed();
+	const app: App = {
+		config,
+		store,
+		uow,
+		keys,
+		now,
+		accounts,
+		catalogue,
+		sessions,
+		runner,
+		pages,
+		faces,
+		faceEvidence,
+		faceTemplates,
+		sweeper,
+		rateLimiter,
+		media,
+		video,
+		videoAnalyzer,
+		postSession,
+		relay,
+		webhooks,
+		retention,
+		reports,
+		workers: { stop: async () => {} },
+		async close() {
+			webhooks.stop();
+			postSession.stop();
+			await app.workers.stop();
+			await store.close();
+		}
+	};
+	if (options.workers ?? config.WORKERS) app.workers = startWorkers(app);
+	return app;
+}
+
+/**
+ * Without SECRET_KEY, the first instance to start generates the server secret and stores it, so
+ * every instance on the same database agrees. Setting SECRET_KEY keeps it out of the database.
+ */
+async function storedServerSecret(store: Store, now: () => number): Promise<string> {
+	await store.db
+		.insert(serverSecrets)
+		.values({ name: 'master', value: randomBytes(32).toString('hex'), createdAt: now() })
+		.onConflictDoNothing();
+	const [row] = await store.db.select().from(serverSecrets).where(eq(serverSecrets.name, 'master'));
+	if (!row) throw new Error('Could not read the server secret');
+	if (store.kind === 'postgres') logger.warn('SECRET_KEY is not set: using a server secret stored in the database; set SECRET_KEY in production');
+	return row.value;
+}
+
+let current: App | undefined;
+let starting: Promise<App> | undefined;
+
+/** The process's app, started once (hooks.server.ts `init`). */
+export function startApp(config: Config, options: StartOptions = {}): Promise<App> {
+	starting ??= createApp(config, options).then((app) => (current = app));
+	return starting;
+}
+
+export function getApp(): App {
+	if (!current) throw new Error('The app has not started yet');
+	return current;
+}

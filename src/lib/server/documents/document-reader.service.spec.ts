@@ -1,0 +1,211 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseMrzLines } from '#lib/documents/mrz-parse.ts';
+import { createRaster, crop } from '#lib/documents/raster.ts';
+import { glare, perspective, rotate, seededRandom, toPng } from '../../../../scripts/eval/camera-damage.ts';
+import { DocumentReader } from './document-reader.service.ts';
+import { decodeImage } from './image-io.ts';
+
+const dir = join(import.meta.dirname, '../../../../tests/fixtures/documents');
+const now = new Date('2026-11-22T12:00:00Z');
+const fixture = (name: string) => readFileSync(join(dir, name));
+const expected = JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as Record<string, { mrz?: string[]; text?: string }>;
+const expectedFields = (name: string) => parseMrzLines(expected[name].mrz!, { now }).fields;
+const SLOW = 120_000;
+
+let reader: DocumentReader;
+beforeAll(async () => {
+	reader = await DocumentReader.load();
+}, SLOW);
+
+describe('readDocument: MRZ documents', () => {
+	it.each(['td3-passport.jpg', 'td1-id-back.jpg', 'td2-card.jpg'])(
+		'reads %s exactly on a level image',
+		async (name) => {
+			const r = await reader.read(fixture(name), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+			expect(r.status).toBe('read');
+			expect(r.source).toBe('mrz');
+			expect(r.mrz?.lines).toEqual(expected[name].mrz);
+			expect(r.fields).toEqual(expectedFields(name));
+			expect(r.fields.checkDigitsValid).toBe('true');
+			expect(r.sides[0].quad).not.toBeNull();
+			expect(r.problems).not.toContain('CHECK_DIGIT_MISMATCH');
+		},
+		SLOW
+	);
+
+	it('maps the TD3 passport to the documented keys', async () => {
+		const r = await reader.read(fixture('td3-passport.jpg'), { mode: 'SINGLE_SIDE', now });
+		expect(r.fields).toMatchObject({
+			firstName: 'EVELYN GRACE',
+			lastName: 'HOLLOWAY',
+			documentNumber: 'X4R7K2M91',
+			dateOfBirth: '1988-03-14',
+			expiryDate: '2034-07-09',
+			nationality: 'UTO',
+			issuingCountry: 'UTO',
+			sex: 'female',
+			documentType: 'MRTD_TYPE_PASSPORT',
+			mrzFormat: 'TD3',
+			personalNumber: 'ZE184226B',
+			expired: 'false'
+		});
+		// The portrait is the photo on the left of the data page, saved as a JPEG.
+		expect(r.portrait).not.toBeNull();
+		const doc = r.sides[0];
+		expect(r.portrait!.box.x + r.portrait!.box.width / 2).toBeLessThan(doc.width * 0.35);
+		expect(r.portrait!.jpeg?.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+		expect(doc.documentImage?.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+		expect(r.timings.det).toBeGreaterThan(0);
+		expect(r.timings.rec).toBeGreaterThan(0);
+		expect(doc.quality).toMatchObject({ blurry: false, glary: false });
+		expect(r.problems).toEqual([]);
+	}, SLOW);
+
+	it('reads through a glare blob and reports the glare', async () => {
+		const image = await toPng(glare(await decodeImage(fixture('td1-id-back.jpg')), 0.22, seededRandom(3)));
+		const r = await reader.read(image, { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(r.fields).toEqual(expectedFields('td1-id-back.jpg'));
+		expect(r.problems).toContain('GLARE');
+	}, SLOW);
+
+	it.each([
+		['td3-passport.jpg', 5],
+		['td3-passport.jpg', -10],
+		['td1-id-back.jpg', 10],
+		['td2-card.jpg', -5]
+	])(
+		'reads %s rotated by %i° (deskew)',
+		async (name, degrees) => {
+			const image = await toPng(rotate(await decodeImage(fixture(name)), degrees));
+			const r = await reader.read(image, { mode: 'SINGLE_SIDE', now, encodeImages: false });
+			expect(r.mrz?.lines).toEqual(expected[name].mrz);
+			expect(r.fields).toEqual(expectedFields(name));
+		},
+		SLOW
+	);
+
+	it.each(['td3-passport.jpg', 'td1-id-back.jpg'])(
+		'reads %s under mild perspective (corrected from the document outline)',
+		async (name) => {
+			const image = await toPng(perspective(await decodeImage(fixture(name)), 0.08, seededRandom(11)));
+			const r = await reader.read(image, { mode: 'SINGLE_SIDE', now, encodeImages: false });
+			expect(r.sides[0].quad).not.toBeNull();
+			expect(r.fields).toEqual(expectedFields(name));
+		},
+		SLOW
+	);
+
+	it('deskews from the text alone when no document outline is visible', async () => {
+		const page = await decodeImage(fixture('td3-passport.jpg'));
+		const margin = Math.round(1250 * 0.07);
+		const tight = crop(page, margin, margin, 1250, 880);
+		const r = await reader.read(await toPng(rotate(tight, 8)), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(r.sides[0].quad).toBeNull();
+		expect(r.problems).toContain('NO_DOCUMENT_EDGES');
+		expect(r.sides[0].deskewAngle).toBeCloseTo(-8, 0);
+		expect(r.fields).toEqual(expectedFields('td3-passport.jpg'));
+	}, SLOW);
+
+	it('reports a broken check digit and keeps the field as printed', async () => {
+		const name = 'td3-passport-bad-check-digit.jpg';
+		const r = await reader.read(fixture(name), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(r.mrz?.lines).toEqual(expected[name].mrz);
+		expect(r.fields.checkDigitsValid).toBe('false');
+		expect(r.fields.documentNumber).toBe('K7305841H');
+		expect(r.mrz?.checks.filter((c) => !c.valid).map((c) => c.field)).toEqual(['documentNumber']);
+		expect(r.problems).toContain('CHECK_DIGIT_MISMATCH');
+	}, SLOW);
+
+	it('reports an expired document', async () => {
+		const r = await reader.read(fixture('td3-passport-expired.jpg'), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(r.fields).toMatchObject({ expired: 'true', expiryDate: '2019-05-22', checkDigitsValid: 'true', lastName: 'MARTINEZ GARCIA' });
+		expect(r.problems).toContain('DOCUMENT_EXPIRED');
+	}, SLOW);
+
+	it('reads both sides of a TD1 card: MRZ from the back, portrait from the front, type checked', async () => {
+		const r = await reader.read([fixture('td1-id-front.jpg'), fixture('td1-id-back.jpg')], {
+			mode: 'MULTI_SIDE',
+			now,
+			allowedDocumentTypes: ['MRTD_TYPE_DL'],
+			encodeImages: false
+		});
+		expect(r.fields).toEqual(expectedFields('td1-id-back.jpg'));
+		expect(r.sides.map((s) => s.mrzFound)).toEqual([false, true]);
+		expect(r.portrait?.side).toBe(0);
+		expect(r.decision).toMatchObject({ accepted: false, reason: 'DOCUMENT_TYPE_NOT_ALLOWED', documentType: 'MRTD_TYPE_IDENITY_CARD' });
+	}, SLOW);
+});
+
+describe('readDocument: barcodes', () => {
+	it('decodes the AAMVA PDF417 on a licence back byte for byte and parses it', async () => {
+		const r = await reader.read(fixture('dl-back-aamva.png'), { mode: 'BARCODE', now, allowedDocumentTypes: ['MRTD_TYPE_DL'], encodeImages: false });
+		expect(r.source).toBe('barcode');
+		expect(r.barcode?.format).toBe('PDF417');
+		expect(Buffer.from(r.barcode!.bytes)).toEqual(Buffer.from(expected['dl-back-aamva.png'].text!, 'latin1'));
+		expect(r.fields).toMatchObject({
+			documentType: 'MRTD_TYPE_DL',
+			lastName: 'RIVERA',
+			firstName: 'SAM',
+			documentNumber: 'J12-345-678',
+			dateOfBirth: '1990-07-04',
+			expiryDate: '2031-07-04',
+			addressStreet: '100 SAMPLE AVENUE, APT 4',
+			addressCity: 'SPRINGFIELD',
+			addressState: 'IL',
+			addressPostalCode: '627010000',
+			expired: 'false'
+		});
+		expect(r.decision?.accepted).toBe(true);
+		expect(r.timings.barcode).toBeGreaterThan(0);
+	}, SLOW);
+
+	it('decodes a QR code byte for byte (unclassified payload)', async () => {
+		const r = await reader.read(fixture('qr-code.png'), { mode: 'BARCODE', now, encodeImages: false });
+		expect(r.barcode?.format).toBe('QRCode');
+		expect(Buffer.from(r.barcode!.bytes).toString('latin1')).toBe(expected['qr-code.png'].text);
+		expect(r.documentType).toBe('MRTD_TYPE_UNKNOWN');
+	}, SLOW);
+});
+
+describe('readDocument: nothing to read', () => {
+	it('says unreadable rather than guessing', async () => {
+		const blank = await toPng(createRaster(640, 400, 3, 200));
+		const r = await reader.read(blank, { mode: 'SINGLE_SIDE', now, allowedDocumentTypes: ['MRTD_TYPE_PASSPORT'], encodeImages: false });
+		expect(r.status).toBe('unreadable');
+		expect(r.fields).toEqual({});
+		expect(r.decision).toMatchObject({ accepted: false, reason: 'DOCUMENT_UNREADABLE' });
+		expect(r.problems).toEqual(expect.arrayContaining(['NO_MRZ', 'NO_BARCODE', 'NO_PORTRAIT']));
+	}, SLOW);
+});
+
+describe('readDocument: public-domain specimens', () => {
+	const specimens = JSON.parse(readFileSync(join(dir, 'specimens', 'expected.json'), 'utf8')) as Record<string, { mrz?: string[]; text?: string }>;
+	const specimen = (name: string) => readFileSync(join(dir, 'specimens', name));
+
+	it('reads the US permanent resident card and reports that its check digits fail as printed', async () => {
+		const name = 'id_td1_usa_prc_1.jpg';
+		const r = await reader.read(specimen(name), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(r.mrz?.lines).toEqual(specimens[name].mrz);
+		expect(r.fields).toMatchObject({ documentType: 'MRTD_TYPE_GREEN_CARD', lastName: 'CRITTENDEN', dateOfBirth: '1949-10-04', checkDigitsValid: 'false' });
+		expect(r.problems).toContain('CHECK_DIGIT_MISMATCH');
+	}, SLOW);
+
+	it('reads the check-digit-protected fields of the US work permit and visa specimens', async () => {
+		const ead = await reader.read(specimen('id_td1_usa_ead_1.jpg'), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(ead.fields).toMatchObject({ documentNumber: '000000003', dateOfBirth: '1958-08-17', expiryDate: '2010-04-02', issuingCountry: 'USA', nationality: 'COD', checkDigitsValid: 'true' });
+		const visa = await reader.read(specimen('visa_mrva_usa_1.jpg'), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(visa.fields).toMatchObject({ documentType: 'MRTD_TYPE_VISA', mrzFormat: 'MRV-A', lastName: 'TRAVELER', firstName: 'HAPPYPERSON', documentNumber: '555123ABC', dateOfBirth: '1965-02-05', expiryDate: '2004-12-23', checkDigitsValid: 'true' });
+	}, SLOW);
+
+	it.each(['generic_photo_1.webp', 'generic_photo_2_perspective.webp', 'generic_clean_1.png', 'generic_2.webp', 'generic_3_damaged.webp'])(
+		'decodes the zxing PDF417 sample %s byte for byte',
+		async (name) => {
+			const r = await reader.read(specimen(name), { mode: 'BARCODE', now, encodeImages: false });
+			expect(Buffer.from(r.barcode!.bytes).toString('latin1')).toBe(specimens[name].text);
+			expect(r.barcode?.aamva).toBeNull();
+		},
+		SLOW
+	);
+});

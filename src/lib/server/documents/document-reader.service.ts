@@ -1,0 +1,246 @@
+import { parseAamva, type AamvaReading } from '#lib/documents/aamva-parse.ts';
+import { assessCapture, type CaptureQuality } from '#lib/documents/capture-quality.ts';
+import { findDocumentQuad } from '#lib/documents/document-quad.ts';
+import { checkAllowedDocumentType, type DocumentTypeDecision, type MrtdType } from '#lib/documents/document-type.ts';
+import type { ExtractedData } from '#lib/documents/extracted-data.ts';
+import { quadSize } from '#lib/documents/homography.ts';
+import type { MrzReading } from '#lib/documents/mrz-parse.ts';
+import type { Quad, Raster } from '#lib/documents/raster.ts';
+import { rotateRaster, warpQuad } from '#lib/documents/warp.ts';
+import { readDocumentBarcodes, type BarcodeRead } from './barcode-reader.ts';
+import { decodeImage, encodeJpeg } from './image-io.ts';
+import { readMrz } from './mrz-reader.ts';
+import { OcrEngine } from './ocr-engine.ts';
+import { PortraitFinder, type FaceBox } from './portrait-finder.ts';
+
+export type ScanningMode = 'SINGLE_SIDE' | 'MULTI_SIDE' | 'BARCODE';
+
+export interface ReadDocumentOptions {
+	mode: ScanningMode;
+	/** The node's `allowedDocumentTypes`; when given, the result carries the accept/refuse decision. */
+	allowedDocumentTypes?: readonly MrtdType[];
+	/** Reference day for expiry and century decisions (tests); defaults to now. */
+	now?: Date;
+	/** Also encode the rectified document image and portrait as JPEG (default true). */
+	encodeImages?: boolean;
+}
+
+export interface StageTimings {
+	decode: number;
+	locate: number;
+	det: number;
+	rec: number;
+	parse: number;
+	barcode: number;
+	portrait: number;
+	total: number;
+}
+
+export interface DocumentSide {
+	width: number;
+	height: number;
+	/** The document's corners in the decoded image, when its edges were found. */
+	quad: Quad | null;
+	/** Text baseline angle corrected (degrees, positive = text ran down to the right). */
+	deskewAngle: number;
+	flipped: boolean;
+	/** Rectified, deskewed document image (JPEG). */
+	documentImage: Buffer | null;
+	mrzFound: boolean;
+	barcodes: number;
+	/** Blur and glare of the rectified document image. */
+	quality: CaptureQuality | null;
+}
+
+export interface BarcodeReading extends BarcodeRead {
+	aamva: AamvaReading | null;
+}
+
+export interface PortraitResult {
+	/** Index of the side (image) the portrait is on. */
+	side: number;
+	/** Box in the side's rectified document image. */
+	box: FaceBox;
+	jpeg: Buffer | null;
+}
+
+export const DOCUMENT_PROBLEMS = {
+	noDocumentEdges: 'NO_DOCUMENT_EDGES',
+	noMrz: 'NO_MRZ',
+	noBarcode: 'NO_BARCODE',
+	checkDigitMismatch: 'CHECK_DIGIT_MISMATCH',
+	invalidField: 'INVALID_FIELD',
+	expired: 'DOCUMENT_EXPIRED',
+	noPortrait: 'NO_PORTRAIT',
+	blurry: 'BLURRY',
+	glare: 'GLARE'
+} as const;
+export type DocumentProblem = (typeof DOCUMENT_PROBLEMS)[keyof typeof DOCUMENT_PROBLEMS];
+
+export interface ReadDocumentResult {
+	status: 'read' | 'unreadable';
+	/** What the fields came from. */
+	source: 'mrz' | 'barcode' | null;
+	documentType: MrtdType | null;
+	fields: ExtractedData;
+	mrz: MrzReading | null;
+	barcode: BarcodeReading | null;
+	portrait: PortraitResult | null;
+	sides: DocumentSide[];
+	decision: DocumentTypeDecision | null;
+	problems: DocumentProblem[];
+	timings: StageTimings;
+}
+
+export type DocumentImageInput = Buffer | Uint8Array;
+
+interface SideWork {
+	side: DocumentSide;
+	image: Raster;
+	document: Raster;
+}
+
+/** Reads identity documents: MRZ by OCR, barcodes by zxing, portrait by face detection. */
+export class DocumentReader {
+	private constructor(
+		private readonly ocr: OcrEngine,
+		private readonly faces: PortraitFinder
+	) {}
+
+	static async load(): Promise<DocumentReader> {
+		const [ocr, faces] = await Promise.all([OcrEngine.load(), PortraitFinder.load()]);
+		return new DocumentReader(ocr, faces);
+	}
+
+	/**
+	 * Reads one side (`SINGLE_SIDE`, `BARCODE`) or the front and back (`MULTI_SIDE`) of a document.
+	 * SINGLE/MULTI read the MRZ and fall back to a barcode; BARCODE reads barcodes only.
+	 */
+	async read(input: DocumentImageInput | readonly DocumentImageInput[], options: ReadDocumentOptions): Promise<ReadDocumentResult> {
+		const start = performance.now();
+		const now = options.now ?? new Date();
+		const encode = options.encodeImages ?? true;
+		const images = isList(input) ? input : [input];
+		if (images.length === 0) throw new Error('no image given');
+		const timings: StageTimings = { decode: 0, locate: 0, det: 0, rec: 0, parse: 0, barcode: 0, portrait: 0, total: 0 };
+		const problems = new Set<DocumentProblem>();
+		const work: SideWork[] = [];
+		for (const bytes of images) {
+			let t = performance.now();
+			const image = await decodeImage(bytes);
+			timings.decode += performance.now() - t;
+			t = performance.now();
+			const found = findDocumentQuad(image);
+			let document = image;
+			if (found) {
+				const size = quadSize(found.quad);
+				document = warpQuad(image, found.quad, size.width, size.height);
+			} else problems.add(DOCUMENT_PROBLEMS.noDocumentEdges);
+			timings.locate += performance.now() - t;
+			work.push({ image, document, side: { width: image.width, height: image.height, quad: found?.quad ?? null, deskewAngle: 0, flipped: false, documentImage: null, mrzFound: false, barcodes: 0, quality: null } });
+		}
+
+		let mrz: MrzReading | null = null;
+		if (options.mode !== 'BARCODE') {
+			// The MRZ is on the back of TD1 cards: with two sides, read the back first.
+			const order = options.mode === 'MULTI_SIDE' ? [...work.keys()].reverse() : [...work.keys()];
+			for (const i of order) {
+				const w = work[i];
+				let r = await readMrz(this.ocr, w.document, { now });
+				// A wrong outline (a photo edge, a fold) can spoil the rectified page: retry on the photo itself.
+				if (!r.reading && w.side.quad) {
+					const retry = await readMrz(this.ocr, w.image, { now });
+					for (const k of ['det', 'rec', 'parse'] as const) retry.timings[k] += r.timings[k];
+					r = retry;
+					if (r.reading) {
+						w.document = w.image;
+						w.side.quad = null;
+					}
+				}
+				timings.det += r.timings.det;
+				timings.rec += r.timings.rec;
+				timings.parse += r.timings.parse;
+				w.side.deskewAngle = r.skew;
+				w.side.flipped = r.flipped;
+				if (r.reading) {
+					w.side.mrzFound = true;
+					mrz = r.reading;
+					break;
+				}
+			}
+			if (!mrz) problems.add(DOCUMENT_PROBLEMS.noMrz);
+		}
+
+		let barcode: BarcodeReading | null = null;
+		if (!mrz) {
+			for (const w of work) {
+				const t = performance.now();
+				// The rectified page first (flat, upright), then the photo, turned if need be.
+				let found = w.side.quad ? await readDocumentBarcodes(w.document, { retryRotations: false }) : [];
+				if (found.length === 0) found = await readDocumentBarcodes(w.image);
+				timings.barcode += performance.now() - t;
+				w.side.barcodes = found.length;
+				if (found.length === 0) continue;
+				const t2 = performance.now();
+				const readings = found.map((b) => ({ ...b, aamva: parseAamva(b.text, { now }) }));
+				timings.parse += performance.now() - t2;
+				barcode = readings.find((b) => b.aamva) ?? readings[0];
+				break;
+			}
+			if (!barcode) problems.add(DOCUMENT_PROBLEMS.noBarcode);
+		}
+
+		// Upright, deskewed document images; the portrait is looked for on them.
+		let portrait: PortraitResult | null = null;
+		for (const [i, w] of work.entries()) {
+			let t = performance.now();
+			const angle = w.side.deskewAngle + (w.side.flipped ? 180 : 0);
+			const upright = Math.abs(angle) > 0.5 ? rotateRaster(w.document, angle, { expand: true, fill: [255, 255, 255] }).raster : w.document;
+			w.side.quality = assessCapture(upright);
+			timings.locate += performance.now() - t;
+			if (encode) w.side.documentImage = await encodeJpeg(upright);
+			t = performance.now();
+			const found = await this.faces.findPortrait(upright);
+			timings.portrait += performance.now() - t;
+			if (found && (!portrait || found.box.width * found.box.height > portrait.box.width * portrait.box.height)) {
+				portrait = { side: i, box: found.box, jpeg: encode ? await encodeJpeg(found.crop) : null };
+			}
+		}
+		if (!portrait) problems.add(DOCUMENT_PROBLEMS.noPortrait);
+		if (work.some((w) => w.side.quality?.blurry)) problems.add(DOCUMENT_PROBLEMS.blurry);
+		if (work.some((w) => w.side.quality?.glary)) problems.add(DOCUMENT_PROBLEMS.glare);
+
+		const fields: ExtractedData = mrz ? { ...mrz.fields } : barcode?.aamva ? { ...barcode.aamva.fields } : {};
+		const documentType: MrtdType | null = mrz?.documentType ?? barcode?.aamva?.documentType ?? (barcode ? 'MRTD_TYPE_UNKNOWN' : null);
+		if (mrz && !mrz.checkDigitsValid) problems.add(DOCUMENT_PROBLEMS.checkDigitMismatch);
+		if (mrz && mrz.errors.some((e: string) => !e.includes('check digit'))) problems.add(DOCUMENT_PROBLEMS.invalidField);
+		if (barcode?.aamva && barcode.aamva.errors.length > 0) problems.add(DOCUMENT_PROBLEMS.invalidField);
+		if (fields.expired === 'true') problems.add(DOCUMENT_PROBLEMS.expired);
+		timings.total = performance.now() - start;
+		return {
+			status: mrz || barcode ? 'read' : 'unreadable',
+			source: mrz ? 'mrz' : barcode ? 'barcode' : null,
+			documentType,
+			fields,
+			mrz,
+			barcode,
+			portrait,
+			sides: work.map((w) => w.side),
+			decision: options.allowedDocumentTypes ? checkAllowedDocumentType(documentType, options.allowedDocumentTypes) : null,
+			problems: [...problems],
+			timings
+		};
+	}
+}
+
+function isList(input: DocumentImageInput | readonly DocumentImageInput[]): input is readonly DocumentImageInput[] {
+	return Array.isArray(input);
+}
+
+let shared: Promise<DocumentReader> | null = null;
+
+/** Reads a document with a process-wide reader (models loaded once, on first use). */
+export async function readDocument(input: DocumentImageInput | readonly DocumentImageInput[], options: ReadDocumentOptions): Promise<ReadDocumentResult> {
+	shared ??= DocumentReader.load();
+	return (await shared).read(input, options);
+}

@@ -1,0 +1,98 @@
+import { MRZ_ALPHABET } from '#lib/documents/ctc-decode.ts';
+import { readMrzFromText, type MrzReading, type ParseMrzOptions } from '#lib/documents/mrz-parse.ts';
+import type { Raster } from '#lib/documents/raster.ts';
+import { skewFromBoxes } from '#lib/documents/skew.ts';
+import type { TextBox } from '#lib/documents/text-detection.ts';
+import { alignBlock, flipQuad, groupTextLines, type TextLine } from '#lib/documents/text-lines.ts';
+import type { OcrEngine } from './ocr-engine.ts';
+
+export interface MrzStageTimings {
+	det: number;
+	rec: number;
+	parse: number;
+}
+
+export interface MrzReadResult {
+	reading: MrzReading | null;
+	/** Text baseline angle found (degrees, positive = running down to the right). */
+	skew: number;
+	/** Whether the document was read upside down. */
+	flipped: boolean;
+	/** OCR text of the lines tried, top to bottom (for diagnostics). */
+	ocrLines: string[];
+	boxes: number;
+	timings: MrzStageTimings;
+}
+
+/** MRZ lines are long and thin: 30–44 glyphs about 2.5 mm apart, glyphs about 2.5–3 mm tall. */
+function mrzLikeLines(lines: readonly TextLine[]): TextLine[] {
+	const widest = Math.max(0, ...lines.map((l) => l.width));
+	return lines.filter((l) => l.width >= 0.45 * widest && l.width >= 10 * l.height && l.height > 4);
+}
+
+const MAX_CANDIDATES = 5;
+/**
+ * Horizontal stretches tried in turn: ×1.5 suits crisp OCR-B (narrow glyphs get more time steps);
+ * unstretched reads chevrons better on soft, low-resolution scans.
+ */
+const STRETCHES = [1.5, 1] as const;
+
+const score = (r: MrzReading) => r.checks.filter((c) => c.valid).length / Math.max(1, r.checks.length);
+
+/**
+ * Reads the MRZ of a (perspective-corrected where possible) document image: detects text, takes
+ * the skew from the boxes, merges boxes into lines along it, recognises the long thin lines with the
+ * MRZ alphabet (crop stretched ×1.5), then finds and parses the MRZ group. Tries the page upside
+ * down when the first pass finds none.
+ */
+export async function readMrz(engine: OcrEngine, image: Raster, options: ParseMrzOptions = {}): Promise<MrzReadResult> {
+	const timings: MrzStageTimings = { det: 0, rec: 0, parse: 0 };
+	let t = performance.now();
+	const boxes: TextBox[] = await engine.detect(image);
+	timings.det = performance.now() - t;
+	const skew = skewFromBoxes(boxes) ?? 0;
+	const lines = groupTextLines(boxes, skew);
+	// The MRZ sits at the bottom: try the lowest long lines first, keep page order for grouping.
+	const candidates = alignBlock(mrzLikeLines(lines).slice(-MAX_CANDIDATES));
+	const result: MrzReadResult = { reading: null, skew, flipped: false, ocrLines: [], boxes: boxes.length, timings };
+	let best: { reading: MrzReading; flipped: boolean; texts: string[] } | null = null;
+	let lastTexts: string[] = [];
+	let sawFiller = false;
+	for (const flipped of [false, true]) {
+		// Upside down only when nothing read the right way up even looked like an MRZ.
+		if (flipped && sawFiller) break;
+		// Page order top to bottom; upside down, the image's top line is the page's bottom line.
+		const ordered = flipped ? candidates.slice().reverse() : candidates;
+		// Upside-down pages are rare: one stretch is enough to notice one.
+		for (const stretch of flipped ? STRETCHES.slice(0, 1) : STRETCHES) {
+			const texts: string[] = [];
+			// The MRZ is at the bottom of the page: read upwards and stop as soon as a group checks out.
+			for (let i = ordered.length - 1; i >= 0; i--) {
+				const quad = flipped ? flipQuad(ordered[i].quad) : ordered[i].quad;
+				t = performance.now();
+				const { text } = await engine.recognize(image, quad, { alphabet: MRZ_ALPHABET, stretch });
+				timings.rec += performance.now() - t;
+				texts.unshift(text);
+				if (text.includes('<<')) sawFiller = true;
+				// Every MRZ has filler runs; three lines without one mean this is not the MRZ end of the page.
+				if (texts.length >= 3 && !texts.some((x) => x.includes('<<'))) break;
+				if (texts.length < 2) continue;
+				t = performance.now();
+				const reading = readMrzFromText(texts, options);
+				timings.parse += performance.now() - t;
+				if (reading && (!best || score(reading) > score(best.reading))) best = { reading, flipped, texts: texts.slice() };
+				if (reading?.checkDigitsValid) break;
+			}
+			lastTexts = texts;
+			if (best?.reading.checkDigitsValid) break;
+		}
+		if (best) break;
+	}
+	result.ocrLines = lastTexts;
+	if (best) {
+		result.reading = best.reading;
+		result.flipped = best.flipped;
+		result.ocrLines = best.texts;
+	}
+	return result;
+}

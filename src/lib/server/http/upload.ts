@@ -1,0 +1,55 @@
+import type { RequestEvent } from '@sveltejs/kit';
+import { ApiError } from '#lib/domain/errors.ts';
+import { getApp, type App } from '../app.ts';
+import type { PagePrincipal } from '../services/page.service.ts';
+import { tooLarge, MEDIA_MAX_BYTES, type MediaInfo, type MediaKind } from '../services/media.service.ts';
+
+/**
+ * Reads a raw upload body with a cap counted while streaming (Content-Length is checked first but
+ * never trusted). The Node adapter's own BODY_SIZE_LIMIT (default 512K) may stop a body earlier;
+ * its error is turned into the same 413.
+ */
+export async function readUpload(request: Request, maxBytes: number): Promise<Uint8Array> {
+	const declared = Number(request.headers.get('content-length') ?? '0');
+	if (declared > maxBytes) throw tooLarge(maxBytes);
+	const reader = request.body?.getReader();
+	if (!reader) throw new ApiError('validation_error', 'The upload is empty', { code: 'unsupported_media_type', status: 415 });
+	const chunks: Uint8Array[] = [];
+	let size = 0;
+	try {
+		for (;;) {
+			const { done, value } = await reader.read();
+			if (done) break;
+			size += value.byteLength;
+			if (size > maxBytes) {
+				await reader.cancel().catch(() => {});
+				throw tooLarge(maxBytes);
+			}
+			chunks.push(value);
+		}
+	} catch (err) {
+		if (err instanceof ApiError) throw err;
+		if ((err as { status?: number }).status === 413) {
+			throw new ApiError('validation_error', 'The upload is larger than this server accepts (BODY_SIZE_LIMIT)', { code: 'body_too_large', status: 413 });
+		}
+		throw new ApiError('validation_error', 'The upload was interrupted; send it again', { code: 'conflict', status: 400 });
+	}
+	return new Uint8Array(Buffer.concat(chunks));
+}
+
+/**
+ * The upload helper for hosted-page endpoints (face evidence, document photos, screenshots):
+ * only the device running the session may upload, only while it runs; the type is decided by the
+ * bytes. Records the media and fires `media.user_photo` / `media.document_photo` in one transaction.
+ * For an upload that must be recorded in the same transaction as a node result, call
+ * `app.media.put` and then `app.media.record(repos, stored)` inside that transaction instead.
+ */
+export async function pageUpload(event: Pick<RequestEvent, 'request'>, principal: PagePrincipal, options: { kind: MediaKind; nodeId?: string }, app: App = getApp()): Promise<MediaInfo> {
+	if (principal.role !== 'primary') {
+		throw new ApiError('validation_error', 'This device only follows the verification; it continues on the other device', { code: 'node_not_current', status: 409 });
+	}
+	const session = await app.uow.repos.sessions.findById(principal.sessionId);
+	if (!session || session.status !== 'inProgress') throw new ApiError('validation_error', 'This verification is already finished', { code: 'session_finished', status: 409 });
+	const bytes = await readUpload(event.request, MEDIA_MAX_BYTES[options.kind]);
+	return app.media.ingest({ sessionId: principal.sessionId, kind: options.kind, bytes, nodeId: options.nodeId ?? null });
+}

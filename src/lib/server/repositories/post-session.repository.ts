@@ -1,0 +1,88 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/store.ts';
+import { sessionAnalyses, sessionFinalizations } from '../db/schema.ts';
+
+export type FinalizationRow = typeof sessionFinalizations.$inferSelect;
+export type AnalysisKind = 'video' | 'screenshot';
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+/** Post-session work queue (one row per finished session) and the analyses it stores. */
+export class PostSessionRepository {
+	constructor(private readonly db: DbOrTx) {}
+
+	/** Idempotent: a session is scheduled once, whoever sees its end first. */
+	async schedule(rows: { sessionId: string; dueAt: number; createdAt: number }[]): Promise<void> {
+		if (rows.length) await this.db.insert(sessionFinalizations).values(rows.map((r) => ({ ...r, state: 'pending' as const }))).onConflictDoNothing();
+	}
+
+	/** Claims due work like the webhook worker does: SKIP LOCKED, and `due_at` moved on as the lease. */
+	async claimDue(now: number, leaseMs: number, limit: number): Promise<FinalizationRow[]> {
+		const result = await this.db.execute(sql`
+			with due as (
+				select session_id from session_finalizations
+				 where state = 'pending' and due_at <= ${now}
+				 order by due_at
+				 limit ${limit}
+				 for update skip locked
+			)
+			update session_finalizations f
+			   set due_at = ${now + leaseMs}, attempts = f.attempts + 1
+			  from due where f.session_id = due.session_id
+			returning f.*`);
+		return rowsOf<Record<string, unknown>>(result).map((r) => ({
+			sessionId: String(r.session_id),
+			state: r.state as FinalizationRow['state'],
+			dueAt: Number(r.due_at),
+			attempts: Number(r.attempts),
+			steps: (typeof r.steps === 'string' ? JSON.parse(r.steps) : r.steps) as string[],
+			lastError: (r.last_error as string | null) ?? null,
+			createdAt: Number(r.created_at),
+			doneAt: r.done_at === null || r.done_at === undefined ? null : Number(r.done_at)
+		}));
+	}
+
+	async find(sessionId: string): Promise<FinalizationRow | null> {
+		const [row] = await this.db.select().from(sessionFinalizations).where(eq(sessionFinalizations.sessionId, sessionId));
+		return row ?? null;
+	}
+
+	/**
+	 * Records the steps done so far (in the transaction that stores what the last step produced).
+	 * The caller holds the claim, so nobody else writes the list meanwhile.
+	 */
+	async setSteps(sessionId: string, steps: string[]): Promise<void> {
+		await this.db.update(sessionFinalizations).set({ steps }).where(eq(sessionFinalizations.sessionId, sessionId));
+	}
+
+	async finish(sessionId: string, at: number): Promise<void> {
+		await this.db.update(sessionFinalizations).set({ state: 'done', doneAt: at, lastError: null }).where(eq(sessionFinalizations.sessionId, sessionId));
+	}
+
+	async retryLater(sessionId: string, dueAt: number, error: string, failed: boolean): Promise<void> {
+		await this.db
+			.update(sessionFinalizations)
+			.set({ dueAt, lastError: error.slice(0, 2000), ...(failed ? { state: 'failed' as const } : {}) })
+			.where(eq(sessionFinalizations.sessionId, sessionId));
+	}
+
+	/** Moves a pending session's due time earlier (the page sent its last video chunk). */
+	async expedite(sessionId: string, dueAt: number): Promise<void> {
+		await this.db
+			.update(sessionFinalizations)
+			.set({ dueAt: sql`least(${sessionFinalizations.dueAt}, ${dueAt})` })
+			.where(and(eq(sessionFinalizations.sessionId, sessionId), eq(sessionFinalizations.state, 'pending'), eq(sessionFinalizations.attempts, 0)));
+	}
+
+	async saveAnalysis(sessionId: string, kind: AnalysisKind, result: Record<string, unknown>, at: number): Promise<void> {
+		await this.db
+			.insert(sessionAnalyses)
+			.values({ sessionId, kind, result, createdAt: at })
+			.onConflictDoUpdate({ target: [sessionAnalyses.sessionId, sessionAnalyses.kind], set: { result, createdAt: at } });
+	}
+
+	async analyses(sessionId: string): Promise<Partial<Record<AnalysisKind, Record<string, unknown>>>> {
+		const rows = await this.db.select().from(sessionAnalyses).where(eq(sessionAnalyses.sessionId, sessionId));
+		return Object.fromEntries(rows.map((r) => [r.kind, r.result]));
+	}
+}

@@ -1,0 +1,144 @@
+import { and, asc, count, desc, eq, gt, ilike, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { SessionStatus } from '#lib/domain/session/session-status.ts';
+import type { ListSessionsQuery } from '#lib/domain/session/list-query.schema.ts';
+import type { DbOrTx } from '../db/store.ts';
+import { clientSecrets, sessions } from '../db/schema.ts';
+import type { Env } from './account.repository.ts';
+
+export type SessionRow = typeof sessions.$inferSelect;
+export type ClientSecretRow = typeof clientSecrets.$inferSelect;
+
+/** Where a page of `GET /sessions` resumes: the sort key and id of the last row returned. */
+export interface ListCursor {
+	sortBy: ListSessionsQuery['sortBy'];
+	sortOrder: ListSessionsQuery['sortOrder'];
+	key: number;
+	id: string;
+}
+
+const SORT_COLUMNS = {
+	createdAt: sessions.createdAt,
+	status: sessions.statusRank,
+	finishedAt: sessions.finishedSort
+} as const;
+
+export class SessionRepository {
+	constructor(private readonly db: DbOrTx) {}
+
+	async insert(session: typeof sessions.$inferInsert, secret: typeof clientSecrets.$inferInsert): Promise<void> {
+		await this.db.insert(sessions).values(session);
+		await this.db.insert(clientSecrets).values(secret);
+	}
+
+	async findOwned(accountId: string, env: Env, id: string): Promise<{ session: SessionRow; secret: ClientSecretRow } | null> {
+		const [row] = await this.db
+			.select({ session: sessions, secret: clientSecrets })
+			.from(sessions)
+			.innerJoin(clientSecrets, eq(clientSecrets.sessionId, sessions.id))
+			.where(and(eq(sessions.id, id), eq(sessions.accountId, accountId), eq(sessions.env, env)));
+		return row ?? null;
+	}
+
+	async findById(id: string): Promise<SessionRow | null> {
+		const [row] = await this.db.select().from(sessions).where(eq(sessions.id, id));
+		return row ?? null;
+	}
+
+	/** Locks the row for the rest of the transaction: status changes are serialised per session. */
+	async lockById(id: string): Promise<SessionRow | null> {
+		const [row] = await this.db.select().from(sessions).where(eq(sessions.id, id)).for('update');
+		return row ?? null;
+	}
+
+	async update(id: string, values: Partial<typeof sessions.$inferInsert>): Promise<void> {
+		await this.db.update(sessions).set(values).where(eq(sessions.id, id));
+	}
+
+	async findSecretsBySessionIds(ids: string[]): Promise<Map<string, ClientSecretRow>> {
+		if (!ids.length) return new Map();
+		const rows = await this.db.select().from(clientSecrets).where(inArray(clientSecrets.sessionId, ids));
+		return new Map(rows.map((r) => [r.sessionId, r]));
+	}
+
+	async findSecretByHash(hash: string): Promise<ClientSecretRow | null> {
+		const [row] = await this.db.select().from(clientSecrets).where(eq(clientSecrets.hash, hash));
+		return row ?? null;
+	}
+
+	async updateSecret(sessionId: string, values: Partial<typeof clientSecrets.$inferInsert>): Promise<void> {
+		await this.db.update(clientSecrets).set(values).where(eq(clientSecrets.sessionId, sessionId));
+	}
+
+	/**
+	 * One page of the list in keyset order: `(sortKey, id)` strictly after the cursor, so rows
+	 * inserted while a client pages through neither shift nor repeat what it has seen.
+	 */
+	async list(
+		accountId: string,
+		env: Env,
+		query: ListSessionsQuery,
+		cursor: ListCursor | null,
+		limit: number
+	): Promise<SessionRow[]> {
+		const column = SORT_COLUMNS[query.sortBy];
+		const where = [...this.filters(accountId, env, query)];
+		if (cursor) {
+			// Row-value comparison matches the composite indexes (account, env, key, id).
+			where.push(query.sortOrder === 'desc' ? sql`(${column}, ${sessions.id}) < (${cursor.key}, ${cursor.id})` : sql`(${column}, ${sessions.id}) > (${cursor.key}, ${cursor.id})`);
+		}
+		const order = query.sortOrder === 'desc' ? [desc(column), desc(sessions.id)] : [asc(column), asc(sessions.id)];
+		return this.db
+			.select()
+			.from(sessions)
+			.where(and(...where))
+			.orderBy(...order)
+			.limit(limit);
+	}
+
+	async count(accountId: string, env: Env, query: ListSessionsQuery): Promise<number> {
+		const [row] = await this.db
+			.select({ n: count() })
+			.from(sessions)
+			.where(and(...this.filters(accountId, env, query)));
+		return Number(row?.n ?? 0);
+	}
+
+	/**
+	 * Open sessions past their link's expiry or idle too long, locked for this transaction;
+	 * `SKIP LOCKED` lets several instances sweep at once without taking the same rows.
+	 */
+	async claimStale(now: number, idleBefore: number, limit: number): Promise<{ id: string; reason: 'expired' | 'inactive' }[]> {
+		const rows = await this.db
+			.select({ id: sessions.id, expireAt: clientSecrets.expireAt })
+			.from(sessions)
+			.innerJoin(clientSecrets, eq(clientSecrets.sessionId, sessions.id))
+			.where(
+				and(
+					inArray(sessions.status, ['created', 'inProgress']),
+					or(lte(clientSecrets.expireAt, now), and(eq(sessions.status, 'inProgress'), lte(sessions.lastActivityAt, idleBefore)))
+				)
+			)
+			.orderBy(asc(sessions.createdAt))
+			.limit(limit)
+			.for('update', { of: sessions, skipLocked: true });
+		return rows.map((r) => ({ id: r.id, reason: r.expireAt <= now ? 'expired' : 'inactive' }));
+	}
+
+	sortKeyOf(row: SessionRow, sortBy: ListSessionsQuery['sortBy']): number {
+		return sortBy === 'createdAt' ? row.createdAt : sortBy === 'status' ? row.statusRank : row.finishedSort;
+	}
+
+	private *filters(accountId: string, env: Env, query: ListSessionsQuery): Generator<SQL> {
+		yield eq(sessions.accountId, accountId);
+		yield eq(sessions.env, env);
+		if (query.flowId) yield eq(sessions.flowId, query.flowId);
+		if (query.clientReferenceId) yield eq(sessions.clientReferenceId, query.clientReferenceId);
+		if (query.status) yield query.status.length === 1 ? eq(sessions.status, query.status[0]) : inArray(sessions.status, query.status as SessionStatus[]);
+		if (query.createdAfter !== undefined) yield gt(sessions.createdAt, query.createdAfter);
+		if (query.createdBefore !== undefined) yield lt(sessions.createdAt, query.createdBefore);
+		if (query.search) {
+			const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+			yield or(ilike(sessions.searchText, pattern), eq(sessions.id, query.search))!;
+		}
+	}
+}

@@ -1,0 +1,76 @@
+import type { Avatar, Language } from '#lib/domain/session/session.schema.ts';
+import { LANG_TITLES, SUPPORTED_LANGS, type SupportedLang } from '#lib/domain/langs.ts';
+import type { Repos, UnitOfWork } from '../repositories/index.ts';
+import type { AvatarRow } from '../repositories/catalogue.repository.ts';
+import { recordEvent } from './event.service.ts';
+
+/** The built-in avatars: illustrations that ship in static/avatars. */
+export const BUILT_IN_AVATARS = [
+	{ id: 'ava', name: 'Ava', gender: 'female', image: '/avatars/ava.svg', voice: 'female', isDefault: true },
+	{ id: 'leo', name: 'Leo', gender: 'male', image: '/avatars/leo.svg', voice: 'male', isDefault: false },
+	{ id: 'sam', name: 'Sam', gender: 'unknown', image: '/avatars/sam.svg', voice: null, isDefault: false }
+] as const satisfies readonly Omit<AvatarRow, 'createdAt' | 'removedAt'>[];
+
+/** `GET /langs` and `GET /avatars`, and their changes through the CLI (which fire settings.* events). */
+export class CatalogueService {
+	constructor(private readonly deps: { uow: UnitOfWork; now: () => number; publicBaseUrl: string }) {}
+
+	/** Inserts the built-in entries that are missing; never overrides an operator's change. */
+	async seed(): Promise<void> {
+		const at = this.deps.now();
+		const repos = this.deps.uow.repos;
+		for (const [i, avatar] of BUILT_IN_AVATARS.entries()) await repos.catalogue.insertAvatarIfMissing({ ...avatar, createdAt: at + i });
+		for (const [i, id] of SUPPORTED_LANGS.entries()) await repos.catalogue.insertLangIfMissing({ id, title: LANG_TITLES[id], createdAt: at + i });
+	}
+
+	async langs(): Promise<Language[]> {
+		return (await this.deps.uow.repos.catalogue.listLangs()).map((l) => ({ id: l.id as SupportedLang, title: l.title }));
+	}
+
+	async avatars(): Promise<Avatar[]> {
+		return (await this.deps.uow.repos.catalogue.listAvatars()).map((a) => this.toApiAvatar(a));
+	}
+
+	/**
+	 * The avatar a session shows: its `avatarId`, else the catalogue's default. Pass the
+	 * transaction's repositories when inside one (PGlite has a single connection).
+	 */
+	async avatarFor(avatarId?: string, repos: Repos = this.deps.uow.repos): Promise<Avatar | null> {
+		const chosen = avatarId ? await repos.catalogue.findAvatar(avatarId) : null;
+		if (chosen) return this.toApiAvatar(chosen);
+		const all = await repos.catalogue.listAvatars();
+		const fallback = all.find((a) => a.isDefault) ?? all[0];
+		return fallback ? this.toApiAvatar(fallback) : null;
+	}
+
+	toApiAvatar(a: AvatarRow): Avatar {
+		const imageUrl = /^https?:\/\//.test(a.image) ? a.image : `${this.deps.publicBaseUrl}${a.image}`;
+		return { id: a.id, name: a.name, gender: a.gender, imageUrl, createdAt: a.createdAt };
+	}
+
+	async putAvatar(avatar: { id: string; name: string; gender: 'male' | 'female' | 'unknown'; image: string; voice?: string | null; isDefault?: boolean }): Promise<void> {
+		const at = this.deps.now();
+		await this.deps.uow.transaction(async (repos) => {
+			await repos.catalogue.upsertAvatar({ ...avatar, voice: avatar.voice ?? null, isDefault: avatar.isDefault ?? false, createdAt: at });
+			await recordEvent(repos, { type: 'settings.avatars', sessionId: '', accountId: null, env: null, at });
+		});
+	}
+
+	async removeAvatar(id: string): Promise<boolean> {
+		const at = this.deps.now();
+		return this.deps.uow.transaction(async (repos) => {
+			const removed = await repos.catalogue.removeAvatar(id, at);
+			if (removed) await recordEvent(repos, { type: 'settings.avatars', sessionId: '', accountId: null, env: null, at });
+			return removed;
+		});
+	}
+
+	async setLangEnabled(id: SupportedLang, enabled: boolean): Promise<boolean> {
+		const at = this.deps.now();
+		return this.deps.uow.transaction(async (repos) => {
+			const changed = await repos.catalogue.setLangEnabled(id, enabled);
+			if (changed) await recordEvent(repos, { type: 'settings.langs', sessionId: '', accountId: null, env: null, at });
+			return changed;
+		});
+	}
+}

@@ -1,0 +1,221 @@
+// The server's own look at a face node's evidence: every uploaded frame is decoded and searched for
+// faces with onnxruntime-node (the models the browser used), pose and eye state come from 68
+// landmarks, passive liveness runs on several frames and embeddings on the best frame and a few
+// others (the same person throughout). Nothing the browser measured is reused.
+import sharp from 'sharp';
+import { alignFace, ARCFACE_REFERENCE } from '#lib/vision/align.ts';
+import { cosineSimilarity } from '#lib/vision/embedding.ts';
+import { FEATURE_SIZE, LIVENESS_THRESHOLD, MATCH_THRESHOLD } from '#lib/vision/face-thresholds.ts';
+import type { FacePipeline } from '#lib/vision/face-pipeline.ts';
+import type { Box } from '#lib/vision/image.ts';
+import { frameSignature, motionSignals, timingSignals, type MotionSignals, type TimingSignals } from '#lib/vision/injection.ts';
+import { fivePoints, type Landmarks5 } from '#lib/vision/landmarks.ts';
+import { createQualityScratch, measureFace, type FaceQualityMetrics } from '#lib/vision/quality.ts';
+import { qualityGate, type QualitySettings, type QualityVerdict } from '#lib/vision/quality-gate.ts';
+import type { FaceEngine } from '../../biometrics/face-engine.ts';
+import { decodeImage, type DecodedImage } from '../../biometrics/image-decode.ts';
+
+export interface EvidenceFrame {
+	bytes: Uint8Array;
+	/** Milliseconds since the node opened, as the page stamped it. */
+	t: number;
+}
+
+export interface AnalysedFace {
+	box: Box;
+	score: number;
+	landmarks5: Landmarks5;
+	quality: FaceQualityMetrics;
+	gate: QualityVerdict;
+	liveness: number | null;
+	embedding: Float32Array | null;
+}
+
+export interface AnalysedFrame {
+	index: number;
+	t: number;
+	width: number;
+	height: number;
+	/** Faces the detector found. */
+	faceCount: number;
+	/** The largest face (null when none). */
+	face: AnalysedFace | null;
+	/** Why the frame could not be read (then faceCount is 0). */
+	error?: string;
+}
+
+export interface EvidenceAnalysis {
+	frames: AnalysedFrame[];
+	/** Frame with one face that the quality gate likes best (frontal, sharp, well lit), or -1. */
+	bestIndex: number;
+	framesWithFace: number;
+	framesWithSeveralFaces: number;
+	liveness: { scores: number[]; median: number | null; live: boolean };
+	/** Lowest similarity between the best frame's face and the other embedded frames (null: one frame). */
+	identity: { minSimilarity: number | null; consistent: boolean };
+	motion: MotionSignals;
+	timing: TimingSignals;
+	/** Embedding of the best frame's face. */
+	embedding: Float32Array | null;
+	/** Aligned face of the best frame, 224×224 JPEG: the user photo of a capture. */
+	faceJpeg: Uint8Array | null;
+	/** The best frame as uploaded (the node's screenshot). */
+	bestFrame: Uint8Array | null;
+	/** The browser's aligned crop against the server's embedding of the best frame, when one was sent. */
+	alignedCrop: { similarity: number } | null;
+	ms: number;
+}
+
+export interface AnalysisPlan {
+	/** The node's gate settings (face_scan), loosened a little: JPEG loses some sharpness. */
+	quality?: Partial<QualitySettings>;
+	/** Frames on which passive liveness runs (default 5). */
+	livenessFrames?: number;
+	/** Frames embedded besides the best one, to check it is one person throughout (default 2). */
+	identityFrames?: number;
+	/** The browser's 112×112 aligned crop (JPEG), checked against the frames. */
+	alignedCrop?: Uint8Array;
+}
+
+const PHOTO_SIZE = 224;
+/** How much the server forgives JPEG's softening when it re-applies the gate. */
+const SERVER_BLUR_FACTOR = 0.5;
+
+/** The gate as the server applies it to evidence: centring is the user's framing, not a property of the face. */
+export function serverGate(quality: FaceQualityMetrics, faceCount: number, settings: Partial<QualitySettings> = {}): QualityVerdict {
+	const s = { ...settings };
+	if (s.blurThreshold !== undefined) s.blurThreshold *= SERVER_BLUR_FACTOR;
+	else s.blurThreshold = 50 * SERVER_BLUR_FACTOR;
+	s.minFaceSize = (s.minFaceSize ?? 100) * 0.7;
+	s.maxFaceSize = (s.maxFaceSize ?? 400) * 1.5;
+	s.qualityThreshold = 0;
+	const verdict = qualityGate({ faceCount, face: { ...quality, centreOffset: 0 } }, s);
+	return verdict;
+}
+
+/** Runs the server's analysis on the uploaded frames (in time order). */
+export async function analyseEvidence(engine: FaceEngine, input: readonly EvidenceFrame[], plan: AnalysisPlan = {}): Promise<EvidenceAnalysis> {
+	const started = performance.now();
+	const frames = [...input].sort((a, b) => a.t - b.t);
+	const images: (DecodedImage | null)[] = [];
+	const analysed: AnalysedFrame[] = [];
+	for (const frame of frames) {
+		try {
+			images.push(await decodeImage(frame.bytes, 1280));
+		} catch {
+			images.push(null);
+		}
+	}
+	const signatures: Float32Array[] = [];
+	const scratch = createQualityScratch();
+	let bestIndex = -1;
+	await engine.exclusive(async (pipeline) => {
+		for (const [index, frame] of frames.entries()) {
+			const image = images[index];
+			if (!image) {
+				analysed.push({ index, t: frame.t, width: 0, height: 0, faceCount: 0, face: null, error: 'not a readable image' });
+				continue;
+			}
+			signatures.push(frameSignature(image));
+			const detections = await pipeline.detect(image);
+			const largest = detections.sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height)[0];
+			let face: AnalysedFace | null = null;
+			if (largest) {
+				const landmarks = await pipeline.landmarks(image, largest.box);
+				const quality = measureFace(image, largest.box, landmarks, scratch);
+				face = {
+					box: largest.box,
+					score: largest.score,
+					landmarks5: fivePoints(landmarks),
+					quality,
+					gate: serverGate(quality, detections.length, plan.quality),
+					liveness: null,
+					embedding: null
+				};
+			}
+			analysed.push({ index, t: frame.t, width: image.width, height: image.height, faceCount: detections.length, face });
+		}
+		const single = analysed.filter((f) => f.faceCount === 1 && f.face);
+		// Best: passes the gate if any does, then the highest gate score, then the most frontal.
+		const rank = (f: AnalysedFrame) => (f.face!.gate.pass ? 10 : 0) + f.face!.gate.score - Math.abs(f.face!.quality.yaw) / 90;
+		const ordered = [...single].sort((a, b) => rank(b) - rank(a));
+		for (const f of ordered.slice(0, plan.livenessFrames ?? 5)) f.face!.liveness = await pipeline.liveness(images[f.index]!, f.face!.box);
+		const best = ordered[0];
+		if (best) {
+			bestIndex = best.index;
+			best.face!.embedding = await pipeline.embed(images[best.index]!, best.face!.landmarks5);
+			// The others farthest in time from the best one: a face swapped mid-way shows there.
+			const others = single
+				.filter((f) => f !== best && Math.abs(f.face!.quality.yaw) <= 35)
+				.sort((a, b) => Math.abs(b.t - best.t) - Math.abs(a.t - best.t))
+				.slice(0, plan.identityFrames ?? 2);
+			for (const f of others) f.face!.embedding = await pipeline.embed(images[f.index]!, f.face!.landmarks5);
+		}
+	});
+
+	const bestFace = bestIndex >= 0 ? analysed[bestIndex] : undefined;
+	const scores = analysed.flatMap((f) => (f.face?.liveness != null ? [f.face.liveness] : []));
+	const median = scores.length ? [...scores].sort((a, b) => a - b)[(scores.length - 1) >> 1] : null;
+	const embedding = bestFace?.face?.embedding ?? null;
+	let minSimilarity: number | null = null;
+	for (const f of analysed) {
+		if (!embedding || f === bestFace || !f.face?.embedding) continue;
+		const s = cosineSimilarity(embedding, f.face.embedding);
+		minSimilarity = minSimilarity === null ? s : Math.min(minSimilarity, s);
+	}
+	let faceJpeg: Uint8Array | null = null;
+	let alignedCrop: EvidenceAnalysis['alignedCrop'] = null;
+	if (bestFace?.face) {
+		faceJpeg = await alignedJpeg(images[bestFace.index]!, bestFace.face.landmarks5);
+		if (plan.alignedCrop && embedding) {
+			alignedCrop = await checkAlignedCrop(engine, plan.alignedCrop, embedding);
+		}
+	}
+	return {
+		frames: analysed,
+		bestIndex: bestFace?.index ?? -1,
+		framesWithFace: analysed.filter((f) => f.faceCount > 0).length,
+		framesWithSeveralFaces: analysed.filter((f) => f.faceCount > 1).length,
+		liveness: { scores, median, live: median !== null && median >= LIVENESS_THRESHOLD },
+		identity: { minSimilarity, consistent: minSimilarity === null || minSimilarity >= MATCH_THRESHOLD },
+		motion: motionSignals(signatures),
+		timing: timingSignals(frames.map((f) => f.t)),
+		embedding,
+		faceJpeg,
+		bestFrame: bestFace ? frames[bestFace.index].bytes : null,
+		alignedCrop,
+		ms: Math.round(performance.now() - started)
+	};
+}
+
+/** The face aligned on its five points at 224×224 (twice the embedding crop), as a JPEG. */
+async function alignedJpeg(image: DecodedImage, five: Landmarks5): Promise<Uint8Array> {
+	const chw = alignFace(image, five, new Float32Array(3 * PHOTO_SIZE * PHOTO_SIZE), { channels: 'rgb', mean: 0, scale: 1 }, PHOTO_SIZE);
+	const plane = PHOTO_SIZE * PHOTO_SIZE;
+	const rgb = Buffer.alloc(3 * plane);
+	for (let i = 0; i < plane; i++) {
+		rgb[3 * i] = chw[i];
+		rgb[3 * i + 1] = chw[plane + i];
+		rgb[3 * i + 2] = chw[2 * plane + i];
+	}
+	return new Uint8Array(await sharp(rgb, { raw: { width: PHOTO_SIZE, height: PHOTO_SIZE, channels: 3 } }).jpeg({ quality: 90 }).toBuffer());
+}
+
+/**
+ * The browser uploads the 112×112 crop it embedded. Embedding it here and comparing with the server's
+ * embedding of the best frame shows whether the crop came from these frames (it is logged, not trusted).
+ */
+async function checkAlignedCrop(engine: FaceEngine, bytes: Uint8Array, embedding: Float32Array): Promise<{ similarity: number } | null> {
+	let image: DecodedImage;
+	try {
+		image = await decodeImage(bytes, 512);
+	} catch {
+		return null;
+	}
+	if (image.width < 32 || image.height < 32) return null;
+	// The crop is already on the ArcFace template: its five points are the template's, scaled.
+	const s = image.width / FEATURE_SIZE;
+	const five = ARCFACE_REFERENCE.map((p) => ({ x: p.x * s, y: p.y * s })) as Landmarks5;
+	const other = await engine.exclusive((p: FacePipeline) => p.embed(image, five));
+	return { similarity: cosineSimilarity(embedding, other) };
+}

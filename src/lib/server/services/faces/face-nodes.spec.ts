@@ -1,0 +1,246 @@
+// The face nodes end to end on the server: page API, evidence route service, models on the fixture
+// photos, both stores. The frames are made from tests/fixtures/faces (see tests/helpers/face-frames.ts).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '#lib/domain/errors.ts';
+import type { PageState } from '#lib/domain/page/page.schema.ts';
+import { STORE_KINDS, createTestApp, manualClock } from '../../../../../tests/helpers/test-store.ts';
+import { fixtureBase64, stillFrames, turnFrames, type TestFrame } from '../../../../../tests/helpers/face-frames.ts';
+import type { ApiPrincipal } from '../../repositories/account.repository.ts';
+import type { PagePrincipal } from '../page.service.ts';
+
+const outcomes = (o: Record<string, string>) => o;
+const ALL_END = {
+	liveness_detection: outcomes({ livenessDetected: 'end', deepfakeDetected: 'end', noFace: 'end' }),
+	face_scan: outcomes({ passed: 'end', notPassed: 'end', cancelled: 'end', error: 'end' }),
+	face_compare: outcomes({ match: 'end', noMatch: 'end', imageUnavailable: 'end' }),
+	recognition: outcomes({ recognized: 'end', newUser: 'end', noFace: 'end' })
+};
+
+/** START → permissions → the given nodes in a chain → END. */
+function flowOf(...nodes: Record<string, unknown>[]) {
+	const chain = nodes.map((n, i) => {
+		const next = nodes[i + 1]?.id ?? 'end';
+		const type = n.type as keyof typeof ALL_END;
+		return { ...n, id: n.id as string, outcomes: Object.fromEntries(Object.keys(ALL_END[type]).map((k) => [k, next])) };
+	});
+	return [
+		{ id: 'start', type: 'start', outcome: 'permissions' },
+		{ id: 'permissions', type: 'permissions', outcomes: { permissionsGranted: chain[0].id, permissionsDenied: 'end' } },
+		...chain,
+		{ id: 'end', type: 'end' }
+	];
+}
+
+describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
+	let app: Awaited<ReturnType<typeof createTestApp>>;
+	const clock = manualClock();
+	let integrator: ApiPrincipal;
+	let frames: Record<string, TestFrame[]>;
+
+	let dataDir: string;
+
+	beforeAll(async () => {
+		// Face evidence is stored as media (user photos, screenshots) under DATA_DIR/media.
+		dataDir = mkdtempSync(path.join(tmpdir(), 'vf-faces-'));
+		app = await createTestApp(kind, { DATA_DIR: dataDir }, clock);
+		integrator = (await app.accounts.authenticate((await app.accounts.createApiKey(await app.accounts.createAccount('Faces'), 'test')).key))!;
+		frames = {
+			obama1: await stillFrames('barack_obama_1.jpg'),
+			obama2: await stillFrames('barack_obama_2.jpg'),
+			biden: await stillFrames('joe_biden_2_800w.jpg'),
+			spoof: await stillFrames('spoof_screen_minivision_1.jpg'),
+			empty: await stillFrames('no_face_coffee.jpg', 3),
+			turnLeft: await turnFrames('turnLeft'),
+			turnRight: await turnFrames('turnRight')
+		};
+		await app.faces.submit.bind(app.faces); // the engine loads on the first upload
+	});
+	afterAll(async () => {
+		await app?.dispose();
+		rmSync(dataDir, { recursive: true, force: true });
+	});
+
+	let n = 0;
+	async function start(nodes: Record<string, unknown>[], { consent = { biometric: true, enrolment: true }, settings = {} as Record<string, unknown>, clientReferenceId = 'face-user' } = {}) {
+		const { result } = await app.sessions.create(integrator, { clientReferenceId, flow: flowOf(...nodes), ...settings });
+		const opened = await app.pages.open({ clientSecret: result.clientSecret.secret, languages: ['en'] });
+		const principal: PagePrincipal = await app.pages.authenticate(`Bearer ${opened.pageToken}`);
+		let state = opened.state;
+		state = (await app.pages.submit(principal, state.node!.id, { step: state.session.step, requestId: `perm-${++n}-${Date.now()}`, action: 'granted', payload: { camera: true, consent } })).state;
+		return { sessionId: result.session.id, principal, state };
+	}
+	const upload = (p: PagePrincipal, state: PageState, body: { frames: TestFrame[]; claim?: Record<string, unknown>; alignedFace?: string }) =>
+		app.faces.submit(p, state.node!.id, { step: state.session.step, requestId: `ev-${++n}-${Date.now()}`, ...body });
+	const reports = (sessionId: string) => app.uow.repos.runner.listNodeReports(sessionId);
+
+	it('liveness_detection: a live face that turns as asked is livenessDetected; the server measured the turn', async () => {
+		const { sessionId, principal, state } = await start([{ id: 'live', type: 'liveness_detection', testMode: { challenge: 'turnLeft' } }]);
+		expect(state.node).toMatchObject({ id: 'live', props: { available: true, challenge: 'turnLeft', triesLeft: 3 } });
+		const done = await upload(principal, state, { frames: frames.turnLeft, claim: { outcome: 'livenessDetected', camera: { label: 'fake_device_0' } } });
+		expect(done.state.finished?.status).toBe('complete');
+		const [report] = (await reports(sessionId)).filter((r) => r.nodeId === 'live');
+		expect(report.outcome).toBe('livenessDetected');
+		const d = report.details as Record<string, any>;
+		expect(d.challenge).toMatchObject({ type: 'turnLeft', passed: true });
+		expect(d.challenge.peak).toBeGreaterThan(18);
+		expect(d.liveness.live).toBe(true);
+		expect(d.identity.consistent).toBe(true);
+		// A sandbox session records the fake camera's label without acting on it.
+		expect(d.injection).toMatchObject({ enforced: false, virtualCamera: true, signals: ['virtualCamera'] });
+		expect(d.disagreements).toBeUndefined();
+		expect(d.screenshotId).toMatch(/^med_/);
+		expect(await app.faceEvidence.list(sessionId, 'screenshot')).toHaveLength(1);
+	});
+
+	it('liveness_detection: the same turn the wrong way round is not the challenge; tries run out into deepfakeDetected', async () => {
+		const { sessionId, principal, state } = await start([{ id: 'live', type: 'liveness_detection', testMode: { challenge: 'turnLeft' }, maxRetries: 1 }]);
+		const first = await upload(principal, state, { frames: frames.turnRight, claim: { outcome: 'livenessDetected', challenge: { type: 'turnLeft', passed: true } } });
+		expect(first.notice).toEqual({ code: 'face.retry', params: { reason: 'challengeFailed', triesLeft: 0 } });
+		expect(first.state.node).toMatchObject({ id: 'live', props: { triesLeft: 0 } });
+		const second = await upload(principal, first.state, { frames: frames.turnRight, claim: { outcome: 'livenessDetected', challenge: { type: 'turnLeft', passed: true } } });
+		expect(second.state.finished).toBeDefined();
+		const [report] = await reports(sessionId).then((r) => r.filter((x) => x.nodeId === 'live'));
+		expect(report.outcome).toBe('deepfakeDetected');
+		const d = report.details as Record<string, any>;
+		expect(d).toMatchObject({ reason: 'challengeFailed', challenge: { passed: false, reason: 'wrongDirection' } });
+		expect(d.previousTries).toHaveLength(1);
+		expect(d.disagreements).toContain('challenge turnLeft: page claimed passed, server found failed');
+	});
+
+	it('liveness_detection: a face replayed on a screen fails passive liveness', async () => {
+		const { sessionId, principal, state } = await start([{ id: 'live', type: 'liveness_detection', testMode: { challenge: 'turnLeft' }, maxRetries: 0 }]);
+		await upload(principal, state, { frames: frames.spoof, claim: { outcome: 'livenessDetected', liveness: 0.97 } });
+		const [report] = (await reports(sessionId)).filter((r) => r.nodeId === 'live');
+		expect(report.outcome).toBe('deepfakeDetected');
+		const d = report.details as Record<string, any>;
+		expect(d.reason).toBe('notLive');
+		expect(d.liveness.median).toBeLessThan(0.6);
+		expect(d.disagreements.some((s: string) => s.startsWith('liveness: page claimed 0.97'))).toBe(true);
+	});
+
+	it('liveness_detection: an empty scene is noFace once the tries are used', async () => {
+		const { sessionId, principal, state } = await start([{ id: 'live', type: 'liveness_detection', maxRetries: 1 }]);
+		const first = await upload(principal, state, { frames: frames.empty });
+		expect(first.notice?.params).toMatchObject({ reason: 'noFace' });
+		await upload(principal, first.state, { frames: frames.empty });
+		expect((await reports(sessionId)).find((r) => r.nodeId === 'live')).toMatchObject({ outcome: 'noFace', details: { reason: 'noFace', framesWithFace: 0 } });
+	});
+
+	it('face_scan capture saves the aligned face and its protected template, and fires media.user_photo', async () => {
+		const { sessionId, principal, state } = await start([{ id: 'selfie', type: 'face_scan', mode: 'capture', saveToField: 'selfie' }]);
+		await upload(principal, state, { frames: frames.obama1 });
+		const [report] = (await reports(sessionId)).filter((r) => r.nodeId === 'selfie');
+		expect(report.outcome).toBe('passed');
+		const events = await app.uow.repos.outbox.listForSession(sessionId);
+		expect(events.filter((e) => e.type === 'media.user_photo')).toHaveLength(1);
+		const sink = app.faceEvidence;
+		const session = await app.uow.repos.sessions.findById(sessionId);
+		const saved = (session!.data as Record<string, any>).selfie;
+		expect(saved).toMatchObject({ type: 'face', nodeId: 'selfie', photoId: (report.details as any).photoId });
+		// A protected template (version byte + 512 float32), not the embedding: it is not unit-length-free data
+		// a third party could compare with a face without the account's key.
+		expect(Buffer.from(saved.template, 'base64')).toHaveLength(4 + 512 * 4);
+		const photo = await sink.read(saved.photoId);
+		expect(photo?.subarray(0, 3)).toEqual(new Uint8Array([0xff, 0xd8, 0xff]));
+	});
+
+	it('face_scan compare: the same person passes, a different person does not (providedData reference)', async () => {
+		const reference = await fixtureBase64('barack_obama_1.jpg');
+		const node = { id: 'cmp', type: 'face_scan', mode: 'compare', referenceImageSource: 'providedData', referenceImageKey: 'idPhoto' };
+		const same = await start([node], { settings: { providedData: { idPhoto: reference } } });
+		await upload(same.principal, same.state, { frames: frames.obama2 });
+		const sameReport = (await reports(same.sessionId)).find((r) => r.nodeId === 'cmp')!;
+		expect(sameReport.outcome).toBe('passed');
+		expect((sameReport.details as any).similarity).toBeGreaterThanOrEqual(0.45);
+
+		const other = await start([node], { settings: { providedData: { idPhoto: reference } } });
+		// A tampered page claims a pass with a high similarity: the server's verdict wins and the claim is logged.
+		await upload(other.principal, other.state, { frames: frames.biden, claim: { outcome: 'passed', similarity: 0.93 } });
+		const otherReport = (await reports(other.sessionId)).find((r) => r.nodeId === 'cmp')!;
+		expect(otherReport.outcome).toBe('notPassed');
+		expect(otherReport.details).toMatchObject({ reason: 'noMatch' });
+		expect((otherReport.details as any).similarity).toBeLessThan(0.45);
+		expect((otherReport.details as any).disagreements).toEqual(expect.arrayContaining([expect.stringMatching(/^outcome: page claimed 'passed'/), expect.stringMatching(/^similarity: page claimed 0.93/)]));
+	});
+
+	it('face_compare against the face captured earlier in the session', async () => {
+		const { sessionId, principal, state } = await start([
+			{ id: 'selfie', type: 'face_scan', mode: 'capture', saveToField: 'selfie' },
+			{ id: 'cmp', type: 'face_compare', referenceImageSource: 'session', referenceImageKey: 'selfie' }
+		]);
+		const next = await upload(principal, state, { frames: frames.obama1 });
+		expect(next.state.node).toMatchObject({ id: 'cmp', props: { referenceField: 'selfie' } });
+		await upload(principal, next.state, { frames: frames.obama2 });
+		const report = (await reports(sessionId)).find((r) => r.nodeId === 'cmp')!;
+		expect(report).toMatchObject({ outcome: 'match', details: { reference: { source: 'session', kind: 'template' } } });
+	});
+
+	it('a compare without its reference ends at once (imageUnavailable / error), and a private URL is never fetched', async () => {
+		const missing = await start([{ id: 'cmp', type: 'face_compare', referenceImageSource: 'session', referenceImageKey: 'nothingSaved' }]);
+		expect(missing.state.finished).toBeDefined();
+		expect((await reports(missing.sessionId)).find((r) => r.nodeId === 'cmp')).toMatchObject({ outcome: 'imageUnavailable', details: { reason: 'referenceUnavailable' } });
+
+		const url = await start([{ id: 'cmp', type: 'face_scan', mode: 'compare', referenceImageSource: 'url', referenceImageUrl: 'https://127.0.0.1/portrait.jpg' }]);
+		await upload(url.principal, url.state, { frames: frames.obama1 });
+		const report = (await reports(url.sessionId)).find((r) => r.nodeId === 'cmp')!;
+		expect(report).toMatchObject({ outcome: 'error', details: { reason: 'referenceUnavailable' } });
+		expect((report.details as any).reference.error).toMatch(/blocked_address/);
+	});
+
+	it('recognition: a new face is enrolled with consent, found again in a later session, and other faces are new', async () => {
+		const node = { id: 'rec', type: 'recognition' };
+		const first = await start([node], { clientReferenceId: 'customer-42' });
+		await upload(first.principal, first.state, { frames: frames.obama1 });
+		expect((await reports(first.sessionId)).find((r) => r.nodeId === 'rec')).toMatchObject({ outcome: 'newUser', details: { enrolled: true } });
+		expect(await app.uow.repos.faceTemplates.countForSession(first.sessionId)).toBe(1);
+
+		const second = await start([node], { clientReferenceId: 'someone' });
+		await upload(second.principal, second.state, { frames: frames.obama2 });
+		const found = (await reports(second.sessionId)).find((r) => r.nodeId === 'rec')!;
+		expect(found).toMatchObject({ outcome: 'recognized', details: { recognizedClientReferenceId: 'customer-42', recognizedSessionId: first.sessionId } });
+		const data = (await app.uow.repos.sessions.findById(second.sessionId))!.data as Record<string, any>;
+		expect(data.recognition).toMatchObject({ clientReferenceId: 'customer-42', sessionId: first.sessionId });
+
+		const third = await start([node], { clientReferenceId: 'new-person', consent: { biometric: true, enrolment: false } });
+		await upload(third.principal, third.state, { frames: frames.biden });
+		expect((await reports(third.sessionId)).find((r) => r.nodeId === 'rec')).toMatchObject({ outcome: 'newUser', details: { enrolled: false, notEnrolledBecause: 'noEnrolmentConsent' } });
+		expect(await app.uow.repos.faceTemplates.countForSession(third.sessionId)).toBe(0);
+
+		const empty = await start([{ ...node, maxRetries: 0 }]);
+		await upload(empty.principal, empty.state, { frames: frames.empty });
+		expect((await reports(empty.sessionId)).find((r) => r.nodeId === 'rec')).toMatchObject({ outcome: 'noFace' });
+	});
+
+	it('recognition forgets a purged session: its template goes with it', async () => {
+		const node = { id: 'rec', type: 'recognition' };
+		const first = await start([node], { clientReferenceId: 'to-be-purged' });
+		await upload(first.principal, first.state, { frames: frames.biden });
+		await app.store.query('delete from sessions where id = $1', [first.sessionId]);
+		const again = await start([node]);
+		await upload(again.principal, again.state, { frames: frames.biden });
+		const report = (await reports(again.sessionId)).find((r) => r.nodeId === 'rec')!;
+		expect(report.outcome).toBe('newUser');
+	});
+
+	it('refuses a plain node result for a face node, and biometric processing without consent', async () => {
+		const { principal, state } = await start([{ id: 'live', type: 'liveness_detection' }]);
+		const err = await app.pages.submit(principal, 'live', { step: state.session.step, action: 'evidence', payload: { claim: { outcome: 'livenessDetected' } } }).catch((e: unknown) => e);
+		expect(err).toBeInstanceOf(ApiError);
+		expect((err as ApiError).status).toBe(400);
+		const outcomeOnly = await app.pages.submit(principal, 'live', { step: state.session.step, action: 'livenessDetected' }).catch((e: unknown) => e);
+		expect((outcomeOnly as ApiError).code).toBe('outcome_not_allowed');
+
+		const refused = await start([{ id: 'live', type: 'liveness_detection' }], { consent: { biometric: false, enrolment: false } });
+		expect(refused.state.finished).toBeDefined();
+		expect((await reports(refused.sessionId)).find((r) => r.nodeId === 'live')).toMatchObject({ outcome: 'noFace', details: { reason: 'noConsent' } });
+	});
+
+	it('refuses evidence that is not an image', async () => {
+		const { principal, state } = await start([{ id: 'live', type: 'liveness_detection' }]);
+		const err = await upload(principal, state, { frames: [{ image: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>').toString('base64'), t: 0 }] }).catch((e: unknown) => e);
+		expect((err as ApiError).status).toBe(415);
+	});
+});

@@ -1,0 +1,113 @@
+// The reference face of a comparison (face_scan `mode: compare`, face_compare): a face saved earlier
+// in the session (`saveToField` of a capture, or the document portrait a document_scan saves), a
+// base64 image the integrator put in `providedData`, or an https URL the server fetches itself.
+import { z } from 'zod';
+import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
+import { cosineSimilarity } from '#lib/vision/embedding.ts';
+import type { FaceEngine } from '../../biometrics/face-engine.ts';
+import { decodeTemplate, encodeTemplate } from '../../biometrics/template-protection.ts';
+import type { SafeFetchResult } from '../../http/safe-fetch.ts';
+import type { SessionRow } from '../../repositories/session.repository.ts';
+import type { FaceEvidenceSink } from './face-evidence-sink.ts';
+import type { ReferenceResult } from './face-verdict.ts';
+
+/**
+ * What a capture saves under `saveToField` (session data): the face's template under the account's
+ * rotation (never the raw embedding), the stored photo, and what the server measured.
+ */
+export const savedFaceSchema = z.object({
+	type: z.literal('face'),
+	/** base64 of encodeTemplate(protectTemplate(embedding, accountKey)). */
+	template: z.string().min(8),
+	photoId: z.string().optional(),
+	liveness: z.number().nullable().optional(),
+	capturedAt: z.number(),
+	nodeId: z.string()
+});
+export type SavedFace = z.infer<typeof savedFaceSchema>;
+
+/** An image saved in session data by another node (e.g. the document portrait): a stored media id or inline base64. */
+export const savedImageSchema = z.union([
+	z.object({ type: z.literal('image'), mediaId: z.string().min(1) }),
+	z.object({ type: z.literal('image'), data: z.string().min(16) })
+]);
+
+export const encodeSavedTemplate = (template: Float32Array) => Buffer.from(encodeTemplate(template)).toString('base64');
+
+/** Bytes of a base64 string or a data URL, or null when it is neither. */
+export function base64Bytes(value: string): Uint8Array | null {
+	const body = value.startsWith('data:') ? value.slice(value.indexOf(',') + 1) : value;
+	if (!/^[A-Za-z0-9+/\r\n]+={0,2}$/.test(body)) return null;
+	const bytes = Buffer.from(body, 'base64');
+	return bytes.length ? new Uint8Array(bytes) : null;
+}
+
+export interface ReferenceDeps {
+	engine: () => Promise<FaceEngine>;
+	sink: FaceEvidenceSink;
+	fetchImage: (url: string) => Promise<SafeFetchResult>;
+	/** The probe rotated by the account's key (to compare with a saved template). */
+	protect: (embedding: Float32Array) => Promise<Float32Array>;
+}
+
+type CompareNode = NodeOf<'face_scan'> | NodeOf<'face_compare'>;
+
+/** Where a compare node's reference comes from (face_compare defaults to the session). */
+export function referenceSourceOf(node: CompareNode): 'session' | 'providedData' | 'url' {
+	return node.referenceImageSource ?? (node.referenceImageUrl ? 'url' : 'session');
+}
+
+/**
+ * Whether a reference can exist at all, decided without I/O (so a node can end at once instead of
+ * asking the user for a face it cannot compare). URLs are only known once fetched.
+ */
+export function referencePresent(node: CompareNode, session: SessionRow, data: Record<string, unknown>): boolean {
+	const source = referenceSourceOf(node);
+	if (source === 'url') return !!node.referenceImageUrl;
+	const key = node.referenceImageKey;
+	if (!key) return false;
+	if (source === 'providedData') return typeof (session.settings as { providedData?: Record<string, string> }).providedData?.[key] === 'string';
+	const saved = data[key];
+	return savedFaceSchema.safeParse(saved).success || savedImageSchema.safeParse(saved).success || typeof saved === 'string';
+}
+
+/** Resolves the reference and compares `probe` (the server's embedding of the user's face) with it. */
+export async function compareWithReference(node: CompareNode, session: SessionRow, data: Record<string, unknown>, probe: Float32Array | null, deps: ReferenceDeps): Promise<ReferenceResult> {
+	const source = referenceSourceOf(node);
+	let bytes: Uint8Array | null = null;
+	if (source === 'url') {
+		if (!node.referenceImageUrl) return { ok: false, source, error: 'no referenceImageUrl' };
+		const fetched = await deps.fetchImage(node.referenceImageUrl);
+		if (!fetched.ok) return { ok: false, source, error: `fetch failed: ${fetched.error}` };
+		bytes = fetched.bytes;
+	} else {
+		const key = node.referenceImageKey;
+		if (!key) return { ok: false, source, error: 'no referenceImageKey' };
+		if (source === 'providedData') {
+			const value = (session.settings as { providedData?: Record<string, string> }).providedData?.[key];
+			if (typeof value !== 'string') return { ok: false, source, error: `providedData.${key} is missing` };
+			bytes = base64Bytes(value);
+			if (!bytes) return { ok: false, source, error: `providedData.${key} is not base64` };
+		} else {
+			const saved = data[key];
+			const face = savedFaceSchema.safeParse(saved);
+			if (face.success) {
+				if (!probe) return { ok: true, source, kind: 'template', similarity: null };
+				const template = decodeTemplate(new Uint8Array(Buffer.from(face.data.template, 'base64')));
+				return { ok: true, source, kind: 'template', similarity: cosineSimilarity(await deps.protect(probe), template) };
+			}
+			const image = savedImageSchema.safeParse(saved);
+			if (image.success) bytes = 'mediaId' in image.data ? await deps.sink.read(image.data.mediaId) : base64Bytes(image.data.data);
+			else if (typeof saved === 'string') bytes = base64Bytes(saved);
+			if (!bytes) return { ok: false, source, error: `session data '${key}' holds no face` };
+		}
+	}
+	let faces;
+	try {
+		faces = (await (await deps.engine()).analyseBytes(bytes, { liveness: false, maxFaces: 1 })).faces;
+	} catch {
+		return { ok: false, source, error: 'the reference is not a readable image' };
+	}
+	if (!faces.length || !faces[0].embedding) return { ok: false, source, error: 'no face in the reference image' };
+	return { ok: true, source, kind: 'image', similarity: probe ? cosineSimilarity(probe, faces[0].embedding) : null };
+}

@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import type { QualityVerdict } from '#lib/vision/quality-gate.ts';
+import type { AnalysedFrame, EvidenceAnalysis } from './evidence-analysis.ts';
+import { judgeFaceEvidence, type JudgeInput } from './face-verdict.ts';
+
+const PASS: QualityVerdict = { pass: true, reasons: [], score: 0.95, scores: { size: 1, centre: 1, pose: 1, sharpness: 1, exposure: 1 } };
+
+function frame(t: number, over: { yaw?: number; ear?: number; faces?: number; liveness?: number | null; gate?: QualityVerdict } = {}): AnalysedFrame {
+	const faces = over.faces ?? 1;
+	return {
+		index: t / 100,
+		t,
+		width: 640,
+		height: 480,
+		faceCount: faces,
+		face: faces
+			? {
+					box: { x: 200, y: 100, width: 200, height: 240 },
+					score: 0.99,
+					landmarks5: [{ x: 0, y: 0 }, { x: 0, y: 0 }, { x: 0, y: 0 }, { x: 0, y: 0 }, { x: 0, y: 0 }],
+					quality: { faceSize: 200, centreOffset: 0, yaw: over.yaw ?? 0, pitch: 0, roll: 0, sharpness: 300, luminance: 120, eyeAspectRatio: over.ear ?? 0.3 },
+					gate: over.gate ?? PASS,
+					liveness: over.liveness === undefined ? 0.95 : over.liveness,
+					embedding: null
+				}
+			: null
+	};
+}
+
+function analysis(frames: AnalysedFrame[], over: Partial<EvidenceAnalysis> = {}): JudgeInput['analysis'] {
+	const scores = frames.flatMap((f) => (f.face?.liveness != null ? [f.face.liveness] : []));
+	const median = scores.length ? [...scores].sort((a, b) => a - b)[(scores.length - 1) >> 1] : null;
+	return {
+		frames,
+		bestIndex: frames.findIndex((f) => f.faceCount === 1),
+		framesWithFace: frames.filter((f) => f.faceCount > 0).length,
+		framesWithSeveralFaces: frames.filter((f) => f.faceCount > 1).length,
+		liveness: { scores, median, live: median !== null && median >= 0.6 },
+		identity: { minSimilarity: 0.8, consistent: true },
+		motion: { frozen: false, looped: false, frozenShare: 0, meanChange: 4 },
+		timing: { frames: frames.length, fps: 10, jitter: 0.1, nonMonotonic: false },
+		alignedCrop: null,
+		...over
+	};
+}
+
+const turnLeftFrames = () => [frame(0), frame(100), frame(200, { yaw: 10 }), frame(300, { yaw: 25 }), frame(400, { yaw: 5 })];
+
+const input = (over: Partial<JudgeInput>): JudgeInput => ({
+	type: 'liveness_detection',
+	requireLiveness: true,
+	challenge: 'turnLeft',
+	requireQuality: false,
+	analysis: analysis(turnLeftFrames()),
+	threshold: 0.45,
+	enforceInjection: true,
+	claim: {},
+	failedTries: 0,
+	maxRetries: 3,
+	...over
+});
+
+describe('judgeFaceEvidence', () => {
+	it('finds a live face that did the challenge', () => {
+		const j = judgeFaceEvidence(input({}));
+		expect(j.finish).toEqual({ outcome: 'livenessDetected' });
+		expect(j.challenge).toMatchObject({ type: 'turnLeft', passed: true });
+		expect(j.disagreements).toEqual([]);
+	});
+
+	it('lets the user try again while tries remain, then ends with the type\'s failure outcome', () => {
+		const still = analysis([frame(0), frame(100), frame(200), frame(300)]);
+		expect(judgeFaceEvidence(input({ analysis: still, failedTries: 2 })).retry).toEqual({ reason: 'challengeFailed' });
+		expect(judgeFaceEvidence(input({ analysis: still, failedTries: 3 })).finish).toEqual({ outcome: 'deepfakeDetected', reason: 'challengeFailed' });
+		const empty = analysis([frame(0, { faces: 0 }), frame(100, { faces: 0 })]);
+		expect(judgeFaceEvidence(input({ analysis: empty, failedTries: 3 })).finish).toEqual({ outcome: 'noFace', reason: 'noFace' });
+		expect(judgeFaceEvidence(input({ analysis: empty, failedTries: 3, type: 'face_scan', mode: 'capture' })).finish).toEqual({ outcome: 'notPassed', reason: 'noFace' });
+		expect(judgeFaceEvidence(input({ analysis: empty, failedTries: 3, type: 'face_compare', requireLiveness: false })).finish).toEqual({ outcome: 'imageUnavailable', reason: 'noFace' });
+	});
+
+	it('refuses a printed or replayed face (low passive liveness) even when the head turned', () => {
+		const frames = turnLeftFrames().map((f) => ({ ...f, face: { ...f.face!, liveness: 0.05 } }));
+		expect(judgeFaceEvidence(input({ analysis: analysis(frames), failedTries: 3 })).finish).toEqual({ outcome: 'deepfakeDetected', reason: 'notLive' });
+	});
+
+	it('ends at once on injection signals in live sessions, and only records them in sandbox ones', () => {
+		const a = analysis(turnLeftFrames(), { motion: { frozen: true, looped: false, frozenShare: 1, meanChange: 0 } });
+		const live = judgeFaceEvidence(input({ analysis: a, claim: { camera: { label: 'OBS Virtual Camera' } } }));
+		expect(live.finish).toEqual({ outcome: 'deepfakeDetected', reason: 'injection' });
+		expect(live.injection.signals).toEqual(['virtualCamera', 'frozenFrames']);
+		const sandbox = judgeFaceEvidence(input({ analysis: a, enforceInjection: false, claim: { camera: { label: 'fake_device_0' } } }));
+		expect(sandbox.finish).toEqual({ outcome: 'livenessDetected' });
+		expect(sandbox.injection).toMatchObject({ enforced: false, virtualCamera: true });
+	});
+
+	it('refuses frames of two different people', () => {
+		const a = analysis(turnLeftFrames(), { identity: { minSimilarity: 0.1, consistent: false } });
+		expect(judgeFaceEvidence(input({ analysis: a })).finish).toEqual({ outcome: 'deepfakeDetected', reason: 'identityChanged' });
+	});
+
+	it('compares with the reference on the server similarity and logs a page that claims otherwise', () => {
+		const compare = (similarity: number, claim = {}) =>
+			judgeFaceEvidence(input({ type: 'face_scan', mode: 'compare', requireLiveness: false, challenge: null, requireQuality: true, reference: { ok: true, source: 'providedData', kind: 'image', similarity }, claim }));
+		expect(compare(0.8).finish).toEqual({ outcome: 'passed' });
+		const lie = compare(0.1, { outcome: 'passed', similarity: 0.92 });
+		expect(lie.finish).toEqual({ outcome: 'notPassed', reason: 'noMatch' });
+		expect(lie.disagreements).toEqual(["outcome: page claimed 'passed', server found 'notPassed'", 'similarity: page claimed 0.92, server measured 0.10']);
+		const unavailable = judgeFaceEvidence(input({ type: 'face_compare', requireLiveness: false, challenge: null, reference: { ok: false, source: 'url', error: 'fetch failed: timeout' } }));
+		expect(unavailable.finish).toEqual({ outcome: 'imageUnavailable', reason: 'referenceUnavailable' });
+	});
+
+	it('applies the quality gate to captures only', () => {
+		const blurry: QualityVerdict = { ...PASS, pass: false, reasons: ['blurry'] };
+		const a = analysis([frame(0, { gate: blurry }), frame(100, { gate: blurry }), frame(200, { gate: blurry })]);
+		expect(judgeFaceEvidence(input({ type: 'face_scan', mode: 'capture', requireLiveness: false, challenge: null, requireQuality: true, analysis: a })).retry).toEqual({ reason: 'poorQuality' });
+		expect(judgeFaceEvidence(input({ type: 'recognition', requireLiveness: false, challenge: null, analysis: a, recognition: { match: null } })).finish).toEqual({ outcome: 'newUser' });
+	});
+
+	it('recognises only above the threshold, and never a face that fails passive liveness', () => {
+		const rec = (score: number, liveness = 0.95, failedTries = 0) =>
+			judgeFaceEvidence(
+				input({
+					type: 'recognition',
+					requireLiveness: false,
+					challenge: null,
+					failedTries,
+					analysis: analysis([frame(0, { liveness }), frame(100, { liveness }), frame(200, { liveness })]),
+					recognition: { match: { templateId: 't', sessionId: 's', clientReferenceId: 'ref', score } }
+				})
+			);
+		expect(rec(0.7).finish).toEqual({ outcome: 'recognized' });
+		expect(rec(0.3).finish).toEqual({ outcome: 'newUser' });
+		expect(rec(0.7, 0.1).retry).toEqual({ reason: 'notLive' });
+		expect(rec(0.7, 0.1, 3).finish).toEqual({ outcome: 'newUser', reason: 'notLive' });
+	});
+
+	it('logs a challenge the page says it passed when the frames show none', () => {
+		const still = analysis([frame(0), frame(100), frame(200), frame(300)]);
+		const j = judgeFaceEvidence(input({ analysis: still, failedTries: 3, claim: { outcome: 'livenessDetected', challenge: { type: 'turnLeft', passed: true }, liveness: 0.99 } }));
+		expect(j.finish?.outcome).toBe('deepfakeDetected');
+		expect(j.disagreements).toContain('challenge turnLeft: page claimed passed, server found failed');
+	});
+});

@@ -1,0 +1,155 @@
+// How a face node decides, from the server's analysis of the evidence alone. Pure: the handlers feed
+// it what the server measured and apply what it returns (finish with an outcome, or let the user try
+// again), so every rule here is unit-tested without models or a database.
+import { RETRYABLE_FAILURES, type FaceClaim, type FaceFailureReason } from '#lib/domain/page/face-evidence.schema.ts';
+import { verifyChallenge, type Challenge, type ChallengeResult } from '#lib/vision/challenge.ts';
+import { isVirtualCameraLabel } from '#lib/vision/injection.ts';
+import type { EvidenceAnalysis } from './evidence-analysis.ts';
+
+export type FaceNodeType = 'liveness_detection' | 'face_scan' | 'face_compare' | 'recognition';
+
+/** A reference face resolved by the server (face_scan compare, face_compare). */
+export type ReferenceResult =
+	| { ok: true; source: 'session' | 'providedData' | 'url'; kind: 'template' | 'image'; similarity: number | null }
+	| { ok: false; source: 'session' | 'providedData' | 'url' | 'none'; error: string };
+
+export interface RecognitionResult {
+	match: { templateId: string; sessionId: string; clientReferenceId: string; score: number } | null;
+}
+
+export interface JudgeInput {
+	type: FaceNodeType;
+	mode?: 'capture' | 'compare';
+	/** Passive liveness and the challenge must pass. */
+	requireLiveness: boolean;
+	/** The challenge the server issued for this try (null: passive only). */
+	challenge: Challenge | null;
+	/** Quality must pass (face_scan). */
+	requireQuality: boolean;
+	analysis: Pick<EvidenceAnalysis, 'frames' | 'bestIndex' | 'framesWithFace' | 'framesWithSeveralFaces' | 'liveness' | 'identity' | 'motion' | 'timing' | 'alignedCrop'>;
+	reference?: ReferenceResult;
+	recognition?: RecognitionResult;
+	/** Cosine similarity at or above which faces match. */
+	threshold: number;
+	/** Injection signals decide (live sessions); in sandbox sessions they are only recorded. */
+	enforceInjection: boolean;
+	claim: FaceClaim;
+	/** Failed tries before this one, and how many retries the node allows. */
+	failedTries: number;
+	maxRetries: number;
+}
+
+export interface InjectionFindings {
+	enforced: boolean;
+	virtualCamera: boolean;
+	cameraLabel?: string;
+	frozen: boolean;
+	looped: boolean;
+	nonMonotonic: boolean;
+	/** The signals that fired. */
+	signals: string[];
+}
+
+export interface Judgement {
+	/** Set when the node ends with this try. */
+	finish?: { outcome: string; reason?: FaceFailureReason };
+	/** Set when the user may try again. */
+	retry?: { reason: FaceFailureReason };
+	/** Server's similarity with the reference or the recognition match (null when none was computed). */
+	similarity: number | null;
+	challenge: (ChallengeResult & { type: Challenge }) | null;
+	injection: InjectionFindings;
+	/** Where the page's claim differs from the server's findings. */
+	disagreements: string[];
+}
+
+/** The outcome each node type ends with when it fails for `reason`. */
+export function failureOutcome(type: FaceNodeType, reason: FaceFailureReason): string {
+	switch (type) {
+		case 'liveness_detection':
+			return reason === 'noFace' || reason === 'multipleFaces' || reason === 'timeout' ? 'noFace' : reason === 'noConsent' || reason === 'error' ? 'noFace' : 'deepfakeDetected';
+		case 'face_scan':
+			return reason === 'referenceUnavailable' || reason === 'noConsent' || reason === 'error' ? 'error' : 'notPassed';
+		case 'face_compare':
+			return reason === 'noMatch' || reason === 'injection' || reason === 'identityChanged' || reason === 'notLive' || reason === 'challengeFailed' ? 'noMatch' : 'imageUnavailable';
+		case 'recognition':
+			// A face that fails passive liveness is neither recognised nor enrolled: it counts as new.
+			return reason === 'notLive' ? 'newUser' : 'noFace';
+	}
+}
+
+const SUCCESS: Record<FaceNodeType, string> = { liveness_detection: 'livenessDetected', face_scan: 'passed', face_compare: 'match', recognition: 'recognized' };
+
+export function injectionFindings(input: Pick<JudgeInput, 'analysis' | 'claim' | 'enforceInjection'>): InjectionFindings {
+	const { analysis, claim } = input;
+	const label = claim.camera?.label;
+	const virtualCamera = claim.camera?.virtual === true || isVirtualCameraLabel(label);
+	// A still needs several frames to tell from a camera; with two, sensor noise is not yet evidence.
+	const frozen = analysis.frames.length >= 3 && (analysis.motion.frozen || claim.motion?.frozen === true);
+	const looped = analysis.motion.looped || claim.motion?.looped === true;
+	const nonMonotonic = analysis.timing.nonMonotonic || claim.timing?.nonMonotonic === true;
+	const signals = [virtualCamera && 'virtualCamera', frozen && 'frozenFrames', looped && 'loopedFrames', nonMonotonic && 'frameTiming'].filter((s): s is string => !!s);
+	return { enforced: input.enforceInjection, virtualCamera, ...(label ? { cameraLabel: label.slice(0, 120) } : {}), frozen, looped, nonMonotonic, signals };
+}
+
+/** Judges one try of a face node. */
+export function judgeFaceEvidence(input: JudgeInput): Judgement {
+	const { analysis, type } = input;
+	const injection = injectionFindings(input);
+	const best = analysis.bestIndex >= 0 ? analysis.frames[analysis.bestIndex] : undefined;
+	const samples = analysis.frames.flatMap((f) => (f.faceCount === 1 && f.face ? [{ t: f.t, yaw: f.face.quality.yaw, ear: f.face.quality.eyeAspectRatio }] : []));
+	const challenge = input.challenge && input.requireLiveness ? { type: input.challenge, ...verifyChallenge(input.challenge, samples) } : null;
+	let similarity: number | null = null;
+	if (input.reference?.ok) similarity = input.reference.similarity;
+	if (input.recognition?.match) similarity = input.recognition.match.score;
+
+	const reason = ((): FaceFailureReason | null => {
+		if (injection.enforced && injection.signals.length) return 'injection';
+		if (analysis.framesWithFace === 0) return 'noFace';
+		if (!best?.face) return 'multipleFaces';
+		if (!analysis.identity.consistent) return 'identityChanged';
+		if (input.reference && !input.reference.ok) return 'referenceUnavailable';
+		if (input.requireQuality && !best.face.gate.pass) return 'poorQuality';
+		if (input.requireLiveness || type === 'recognition') {
+			if (!analysis.liveness.live) return 'notLive';
+		}
+		if (challenge && !challenge.passed) return 'challengeFailed';
+		if (input.reference?.ok && (similarity === null || similarity < input.threshold)) return 'noMatch';
+		return null;
+	})();
+
+	const judgement: Judgement = { similarity, challenge, injection, disagreements: [] };
+	if (reason === null) {
+		judgement.finish = { outcome: type === 'recognition' && !input.recognition?.match ? 'newUser' : SUCCESS[type] };
+		if (type === 'recognition' && input.recognition?.match && input.recognition.match.score < input.threshold) judgement.finish = { outcome: 'newUser' };
+	} else if (RETRYABLE_FAILURES.has(reason) && input.failedTries < input.maxRetries) {
+		judgement.retry = { reason };
+	} else {
+		judgement.finish = { outcome: failureOutcome(type, reason), reason };
+	}
+	judgement.disagreements = disagreements(input, judgement);
+	return judgement;
+}
+
+/** Differences between the page's claim and the server's findings, in words for the node report. */
+function disagreements(input: JudgeInput, j: Judgement): string[] {
+	const { claim, analysis } = input;
+	const out: string[] = [];
+	const serverOutcome = j.finish?.outcome ?? 'retry';
+	if (claim.outcome && claim.outcome !== serverOutcome) out.push(`outcome: page claimed '${claim.outcome}', server found '${serverOutcome}'`);
+	const median = analysis.liveness.median;
+	if (claim.liveness !== undefined && median !== null && Math.abs(claim.liveness - median) > 0.3) {
+		out.push(`liveness: page claimed ${claim.liveness.toFixed(2)}, server measured ${median.toFixed(2)}`);
+	}
+	if (claim.similarity !== undefined && j.similarity !== null && Math.abs(claim.similarity - j.similarity) > 0.15) {
+		out.push(`similarity: page claimed ${claim.similarity.toFixed(2)}, server measured ${j.similarity.toFixed(2)}`);
+	}
+	if (claim.challenge && j.challenge && claim.challenge.passed !== j.challenge.passed) {
+		out.push(`challenge ${j.challenge.type}: page claimed ${claim.challenge.passed ? 'passed' : 'failed'}, server found ${j.challenge.passed ? 'passed' : 'failed'}`);
+	}
+	if (claim.challenge && input.challenge && claim.challenge.type !== input.challenge) out.push(`challenge: page answered '${claim.challenge.type}', server asked '${input.challenge}'`);
+	if (analysis.alignedCrop && analysis.alignedCrop.similarity < input.threshold) {
+		out.push(`aligned face: the crop the page embedded is not the face in its frames (similarity ${analysis.alignedCrop.similarity.toFixed(2)})`);
+	}
+	return out;
+}

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORE_KINDS, createTestApp, manualClock } from '../../../../tests/helpers/test-store.ts';
+import { SIMPLE_FLOW } from '../../../../tests/helpers/flows.ts';
+import type { ApiPrincipal } from '../repositories/account.repository.ts';
+import { inspectLink } from './page-link.ts';
+import { createDemoSession, findDemoPrincipal, DEMO_FLOW_ID } from './demo.service.ts';
+
+describe.each(STORE_KINDS)('hosted page links on %s', (kind) => {
+	let app: Awaited<ReturnType<typeof createTestApp>>;
+	const clock = manualClock();
+	let integrator: ApiPrincipal;
+
+	beforeAll(async () => {
+		app = await createTestApp(kind, {}, clock);
+		integrator = (await app.accounts.authenticate((await app.accounts.createApiKey(await app.accounts.createAccount('Int'), 'test')).key))!;
+	});
+	afterAll(() => app?.dispose());
+
+	const newSession = async () => (await app.sessions.create(integrator, { clientReferenceId: 'link', flow: SIMPLE_FLOW })).result;
+	const inspect = (params: { cs?: string; handoff?: string }) => inspectLink(app.uow.repos, clock(), params);
+
+	it('tells openable, opened, expired, finished and unknown links apart without consuming them', async () => {
+		const created = await newSession();
+		const cs = created.clientSecret.secret;
+		expect(await inspect({ cs })).toMatchObject({ kind: 'openable', via: 'cs' });
+		// Looking is not opening: the page still opens afterwards.
+		expect(await inspect({ cs })).toMatchObject({ kind: 'openable' });
+		const opened = await app.pages.open({ clientSecret: cs, languages: ['en'] });
+		expect(await inspect({ cs })).toMatchObject({ kind: 'opened', via: 'cs' });
+
+		expect(await inspect({ cs: 'cs_' + 'x'.repeat(24) })).toEqual({ kind: 'problem', problem: 'invalid' });
+		expect(await inspect({ cs: 'not-a-secret' })).toEqual({ kind: 'problem', problem: 'invalid' });
+		expect(await inspect({})).toEqual({ kind: 'problem', problem: 'invalid' });
+
+		const principal = await app.pages.authenticate(`Bearer ${opened.pageToken}`);
+		const state = opened.state;
+		await app.pages.submit(principal, state.node!.id, { step: state.session.step, requestId: 'req-finish-1', action: 'submit', payload: { email: 'ada@example.com' } });
+		expect(await inspect({ cs })).toMatchObject({ kind: 'problem', problem: 'finished' });
+	});
+
+	it('reads an unopened link past its expiry as expired, also after the sweeper ended its session', async () => {
+		const created = await newSession();
+		clock.advance(2 * 86_400_000);
+		expect(await inspect({ cs: created.clientSecret.secret })).toMatchObject({ kind: 'problem', problem: 'expired' });
+		await app.sweeper.sweep();
+		expect((await app.sessions.get(integrator, created.session.id)).session.status).toBe('incomplete');
+		expect(await inspect({ cs: created.clientSecret.secret })).toMatchObject({ kind: 'problem', problem: 'expired' });
+	});
+
+	it('follows a hand-over code from openable to opened to expired', async () => {
+		const created = await newSession();
+		const opened = await app.pages.open({ clientSecret: created.clientSecret.secret, languages: [] });
+		const { code } = await app.pages.createHandoff(await app.pages.authenticate(`Bearer ${opened.pageToken}`));
+		expect(await inspect({ handoff: code })).toMatchObject({ kind: 'openable', via: 'handoff' });
+		await app.pages.open({ handoff: code, languages: [] });
+		expect(await inspect({ handoff: code })).toMatchObject({ kind: 'opened', via: 'handoff' });
+
+		const fresh = await newSession();
+		const o2 = await app.pages.open({ clientSecret: fresh.clientSecret.secret, languages: [] });
+		const { code: stale } = await app.pages.createHandoff(await app.pages.authenticate(`Bearer ${o2.pageToken}`));
+		clock.advance(11 * 60_000);
+		expect(await inspect({ handoff: stale })).toMatchObject({ kind: 'problem', problem: 'expired' });
+		expect(await inspect({ handoff: 'ho_' + 'y'.repeat(24) })).toEqual({ kind: 'problem', problem: 'invalid' });
+	});
+
+	it('creates demo sessions in the first account with a sandbox key', async () => {
+		const principal = await findDemoPrincipal(app.accounts);
+		expect(principal).toEqual({ accountId: integrator.accountId, env: 'test', keyId: integrator.keyId });
+		const { sessionId, url } = await createDemoSession(app.sessions, principal!);
+		expect(url).toMatch(/\/verify\?cs=cs_/);
+		const rows = await app.uow.repos.sessions.findById(sessionId);
+		expect(rows?.flowId).toBe(DEMO_FLOW_ID);
+	});
+});
+
+describe('demo without a sandbox account', () => {
+	it('finds no principal when only live keys exist', async () => {
+		const app = await createTestApp('pglite');
+		try {
+			await app.accounts.createApiKey(await app.accounts.createAccount('Live only'), 'live');
+			expect(await findDemoPrincipal(app.accounts)).toBeNull();
+		} finally {
+			await app.dispose();
+		}
+	});
+});

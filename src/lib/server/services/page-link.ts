@@ -1,0 +1,49 @@
+import type { LinkKind, LinkProblem } from '#lib/domain/page/page-intro.ts';
+import { sha256Hex } from '../crypto.ts';
+import type { Repos } from '../repositories/index.ts';
+import type { SessionRow } from '../repositories/session.repository.ts';
+
+const CLIENT_SECRET = /^cs_[A-Za-z0-9]{20,64}$/;
+const HANDOFF = /^ho_[A-Za-z0-9]{20,64}$/;
+
+/** What a hosted-page URL leads to, decided without consuming its code. */
+export type LinkCheck =
+	| { kind: 'problem'; problem: LinkProblem; session?: SessionRow }
+	/** Opened already: only the tab holding the page token may go on. */
+	| { kind: 'opened'; via: LinkKind; session: SessionRow }
+	| { kind: 'openable'; via: LinkKind; session: SessionRow };
+
+const ended = (s: SessionRow) => s.status === 'complete' || s.status === 'incomplete';
+
+/**
+ * Looks at `/verify?cs=…` or `?handoff=…` the way `PageService.open` will judge it, so the page can
+ * explain a dead link at once (and render no session data for it). A secret that expired unopened
+ * reads as expired even after the sweeper ended its session: that is what the user can act on.
+ */
+export async function inspectLink(repos: Repos, now: number, params: { cs?: string | null; handoff?: string | null }): Promise<LinkCheck> {
+	if (params.cs) {
+		if (!CLIENT_SECRET.test(params.cs)) return { kind: 'problem', problem: 'invalid' };
+		const secret = await repos.sessions.findSecretByHash(sha256Hex(params.cs));
+		const session = secret ? await repos.sessions.findById(secret.sessionId) : null;
+		if (!secret || !session) return { kind: 'problem', problem: 'invalid' };
+		const expired = now >= secret.expireAt;
+		if (ended(session)) {
+			const endReason = (session.data as { endReason?: string } | null)?.endReason;
+			return { kind: 'problem', problem: endReason === 'expired' || (expired && secret.openedAt === null) ? 'expired' : 'finished', session };
+		}
+		if (expired) return { kind: 'problem', problem: 'expired', session };
+		if (secret.openedAt !== null) return { kind: 'opened', via: 'cs', session };
+		return { kind: 'openable', via: 'cs', session };
+	}
+	if (params.handoff) {
+		if (!HANDOFF.test(params.handoff)) return { kind: 'problem', problem: 'invalid' };
+		const handoff = await repos.runner.findHandoff(sha256Hex(params.handoff));
+		const session = handoff ? await repos.sessions.findById(handoff.sessionId) : null;
+		if (!handoff || !session) return { kind: 'problem', problem: 'invalid' };
+		if (ended(session)) return { kind: 'problem', problem: 'finished', session };
+		if (handoff.usedAt !== null) return { kind: 'opened', via: 'handoff', session };
+		if (now >= handoff.expiresAt) return { kind: 'problem', problem: 'expired', session };
+		return { kind: 'openable', via: 'handoff', session };
+	}
+	return { kind: 'problem', problem: 'invalid' };
+}

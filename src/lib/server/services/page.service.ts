@@ -1,0 +1,208 @@
+import { ApiError } from '#lib/domain/errors.ts';
+import { isSupportedLang, SUPPORTED_LANGS, type SupportedLang } from '#lib/domain/langs.ts';
+import { resolveLanguage } from '#lib/i18n/resolve-language.ts';
+import type { OpenRequest, PageState, SubmitRequest, SubmitResponse } from '#lib/domain/page/page.schema.ts';
+import { openRequestSchema, submitRequestSchema } from '#lib/domain/page/page.schema.ts';
+import { formatZodIssues } from '#lib/domain/zod-issues.ts';
+import { randomBase62, sha256Hex } from '../crypto.ts';
+import type { Repos, UnitOfWork } from '../repositories/index.ts';
+import type { SessionRow } from '../repositories/session.repository.ts';
+import type { CatalogueService } from './catalogue.service.ts';
+import type { PendingEffect } from './runner/node-handler.ts';
+import { FlowRunner, toPhrase } from './runner/runner.service.ts';
+import { canonicalJson } from './session.service.ts';
+
+export const HANDOFF_TTL_MS = 10 * 60_000;
+
+const CAMERA_TYPES = new Set(['liveness_detection', 'face_scan', 'face_compare', 'recognition', 'document_scan']);
+const BIOMETRIC_TYPES = new Set(['liveness_detection', 'face_scan', 'face_compare', 'recognition']);
+
+/** What a flow needs from the device, for the permissions page. */
+export function requirementsOf(flow: { type: string }[]) {
+	return {
+		camera: flow.some((n) => CAMERA_TYPES.has(n.type)),
+		microphone: flow.some((n) => n.type === 'conversation'),
+		recognition: flow.some((n) => n.type === 'recognition'),
+		biometric: flow.some((n) => BIOMETRIC_TYPES.has(n.type))
+	};
+}
+
+/** Who a page request acts for, once its page token is checked. */
+export interface PagePrincipal {
+	sessionId: string;
+	role: 'primary' | 'observer';
+	tokenHash: string;
+}
+
+/** What the server learns about the end user's device when the link is opened (for the report). */
+export interface OpenContext {
+	ip?: string;
+	location?: Record<string, unknown>;
+	device?: Record<string, unknown>;
+}
+
+const linkError = (code: 'client_secret_invalid' | 'client_secret_expired' | 'client_secret_used' | 'session_finished', message: string, status: number) =>
+	new ApiError(status === 404 ? 'not_found_error' : 'validation_error', message, { code, status });
+
+/**
+ * The hosted page's side of a session: opening a client secret (single use: exchanged for a page
+ * token that a reload in the same tab keeps), the page's view of the session, node results, and
+ * the hand-over to another device.
+ */
+export class PageService {
+	constructor(
+		private readonly deps: { uow: UnitOfWork; now: () => number; runner: FlowRunner; catalogue: CatalogueService; frameAncestors: string[] }
+	) {}
+
+	/** FRAME_ANCESTORS plus the account's own list (CLI: accounts frame-ancestors). */
+	async embedOrigins(repos: Repos, accountId: string): Promise<string[]> {
+		const account = await repos.accounts.getAccount(accountId);
+		return [...new Set([...this.deps.frameAncestors, ...(account?.frameAncestors ?? [])].filter((o) => /^https?:\/\//.test(o)))];
+	}
+
+	async open(body: unknown, context: OpenContext = {}): Promise<{ pageToken: string; state: PageState }> {
+		const parsed = openRequestSchema.safeParse(body);
+		if (!parsed.success) throw new ApiError('validation_error', formatZodIssues(parsed.error.issues), { code: 'client_secret_invalid' });
+		const request = parsed.data as OpenRequest & { languages: string[] };
+		if (!request.clientSecret === !request.handoff) throw new ApiError('validation_error', 'Send a clientSecret or a handoff code', { code: 'client_secret_invalid' });
+		const pageToken = `pt_${randomBase62(32)}`;
+		const tokenHash = sha256Hex(pageToken);
+		const effects: PendingEffect[] = [];
+
+		const state = await this.deps.uow.transaction(async (repos) => {
+			const now = this.deps.now();
+			let session: SessionRow;
+			const nonceHash = request.nonce ? sha256Hex(`open-nonce:${request.nonce}`) : null;
+			if (request.handoff) {
+				let sessionId = await repos.runner.redeemHandoff(sha256Hex(request.handoff), now, nonceHash);
+				if (!sessionId) {
+					const known = await repos.runner.findHandoff(sha256Hex(request.handoff));
+					// The same tab again (its answer was lost): it is the device that took over.
+					if (known && nonceHash && known.nonceHash === nonceHash && now < known.expiresAt) sessionId = known.sessionId;
+					else throw known ? linkError('client_secret_used', 'This hand-over link was already used or has expired', 409) : linkError('client_secret_invalid', 'This link is not valid', 404);
+				}
+				session = (await repos.sessions.lockById(sessionId))!;
+				if (session.status !== 'inProgress') throw linkError('session_finished', 'This verification is already finished', 409);
+				await repos.runner.demoteOtherTokens(session.id, tokenHash);
+			} else {
+				const secret = await repos.sessions.findSecretByHash(sha256Hex(request.clientSecret!));
+				if (!secret) throw linkError('client_secret_invalid', 'This link is not valid', 404);
+				session = (await repos.sessions.lockById(secret.sessionId))!;
+				if (session.status === 'complete' || session.status === 'incomplete') throw linkError('session_finished', 'This verification is already finished', 409);
+				if (now >= secret.expireAt) throw linkError('client_secret_expired', 'This link has expired', 410);
+				if (secret.openedAt !== null) {
+					// Only the tab that opened it may open it again (a retry whose answer was lost).
+					if (!nonceHash || secret.openNonceHash !== nonceHash) throw linkError('client_secret_used', 'This link was already opened; it works once', 409);
+				}
+			}
+			if (request.clientSecret && session.status === 'created') {
+				await repos.sessions.updateSecret(session.id, { openedAt: now, openNonceHash: nonceHash });
+				const settings = session.settings as { langs?: string[]; defaultLang?: string };
+				const lang = resolveLanguage({
+					browserLanguages: request.languages,
+					sessionLangs: settings.langs?.filter(isSupportedLang),
+					defaultLang: settings.defaultLang,
+					// `?lang=` is a demo feature: honoured for sandbox sessions only.
+					override: session.env === 'test' ? request.override : undefined
+				});
+				await repos.sessions.update(session.id, { location: context.location ?? null, device: context.device ?? null });
+				session = await this.deps.runner.start(repos, session, lang, effects);
+			}
+			const expiresAt = (await repos.sessions.findSecretsBySessionIds([session.id])).get(session.id)!.expireAt;
+			await repos.runner.insertPageToken({ hash: tokenHash, sessionId: session.id, role: 'primary', createdAt: now, expiresAt });
+			return this.stateOf(repos, session.id, 'primary');
+		});
+		if (effects.length) {
+			await this.deps.runner.runEffects(effects, state.session.id);
+			return { pageToken, state: await this.state({ sessionId: state.session.id, role: 'primary', tokenHash }) };
+		}
+		return { pageToken, state };
+	}
+
+	/** The principal of a page token, or an authentication error the page can explain. */
+	async authenticate(header: string | null): Promise<PagePrincipal> {
+		const match = /^Bearer\s+(pt_[A-Za-z0-9]{20,64})\s*$/.exec(header ?? '');
+		if (!match) throw new ApiError('authentication_error', 'Missing page token', { code: 'missing_api_key' });
+		const tokenHash = sha256Hex(match[1]);
+		const row = await this.deps.uow.repos.runner.findPageToken(tokenHash);
+		if (!row || row.revokedAt !== null) throw new ApiError('authentication_error', 'This page is no longer valid', { code: 'invalid_api_key' });
+		if (this.deps.now() >= row.expiresAt) throw new ApiError('authentication_error', 'This link has expired', { code: 'client_secret_expired' });
+		return { sessionId: row.sessionId, role: row.role, tokenHash };
+	}
+
+	async state(principal: PagePrincipal): Promise<PageState> {
+		return this.stateOf(this.deps.uow.repos, principal.sessionId, principal.role);
+	}
+
+	/**
+	 * A node result. A retry with the same requestId returns the first answer; a result for a node
+	 * or a step that is no longer current is refused (409).
+	 */
+	async submit(principal: PagePrincipal, nodeId: string, body: unknown, extra: { evidence?: unknown } = {}): Promise<SubmitResponse> {
+		const parsed = submitRequestSchema.safeParse(body);
+		if (!parsed.success) throw new ApiError('validation_error', formatZodIssues(parsed.error.issues));
+		const request = parsed.data as Required<SubmitRequest>;
+		if (principal.role !== 'primary') {
+			throw new ApiError('validation_error', 'This device only follows the verification; it continues on the other device', { code: 'node_not_current', status: 409 });
+		}
+		const requestHash = sha256Hex(canonicalJson({ nodeId, action: request.action, payload: request.payload }));
+		const effects: PendingEffect[] = [];
+		const first = await this.deps.uow.transaction(async (repos) => {
+			const session = await repos.sessions.lockById(principal.sessionId);
+			if (!session) throw new ApiError('not_found_error', 'Session not found', { code: 'session_not_found' });
+			const replay = request.requestId ? await repos.runner.findSubmission(session.id, request.requestId) : null;
+			if (replay) {
+				if (replay.requestHash !== requestHash) throw new ApiError('validation_error', 'This requestId was already used for another result', { code: 'conflict', status: 409 });
+				return { response: replay.response as unknown as SubmitResponse, replayed: true };
+			}
+			if (request.step !== session.step && session.currentNodeId === nodeId) {
+				throw new ApiError('validation_error', 'This result was made for an earlier state of the page', { code: 'node_not_current', status: 409 });
+			}
+			const result = await this.deps.runner.act(repos, session, nodeId, request.action, request.payload, effects, extra);
+			const response: SubmitResponse = { state: await this.stateOf(repos, session.id, 'primary') };
+			if (result.notice) response.notice = result.notice;
+			if (request.requestId) {
+				await repos.runner.insertSubmission({ sessionId: session.id, requestId: request.requestId, step: request.step, nodeId, requestHash, response: response as unknown as Record<string, unknown>, createdAt: this.deps.now() });
+			}
+			return { response, replayed: false };
+		});
+		if (first.replayed || !effects.length) return first.response;
+		const notice = await this.deps.runner.runEffects(effects, principal.sessionId);
+		return { state: await this.state(principal), ...(notice ?? first.response.notice ? { notice: notice ?? first.response.notice } : {}) };
+	}
+
+	/** A one-time link (shown as a QR code) that moves the session to another device. */
+	async createHandoff(principal: PagePrincipal): Promise<{ code: string; expiresAt: number }> {
+		if (principal.role !== 'primary') throw new ApiError('validation_error', 'Only the device running the verification can hand it over', { code: 'node_not_current', status: 409 });
+		const session = await this.deps.uow.repos.sessions.findById(principal.sessionId);
+		if (!session || session.status !== 'inProgress') throw linkError('session_finished', 'This verification is already finished', 409);
+		const code = `ho_${randomBase62(24)}`;
+		const now = this.deps.now();
+		const expiresAt = now + HANDOFF_TTL_MS;
+		await this.deps.uow.repos.runner.insertHandoff({ hash: sha256Hex(code), sessionId: session.id, createdAt: now, expiresAt });
+		return { code, expiresAt };
+	}
+
+	async stateOf(repos: Repos, sessionId: string, role: 'primary' | 'observer'): Promise<PageState> {
+		const session = await repos.sessions.findById(sessionId);
+		if (!session) throw new ApiError('not_found_error', 'Session not found', { code: 'session_not_found' });
+		const settings = session.settings as { langs?: string[]; avatarId?: string; customization?: PageState['customization']; finalPhrase?: string };
+		const avatar = await this.deps.catalogue.avatarFor(settings.avatarId, repos);
+		const lang: SupportedLang = isSupportedLang(session.lang) ? session.lang : 'en';
+		const state: PageState = {
+			session: { id: session.id, status: session.status, lang, langs: (settings.langs?.filter(isSupportedLang) ?? [...SUPPORTED_LANGS]) as SupportedLang[], step: session.step },
+			role,
+			sandbox: session.env === 'test',
+			avatar: avatar ? { id: avatar.id, name: avatar.name, imageUrl: avatar.imageUrl, gender: avatar.gender } : null,
+			customization: settings.customization ?? {},
+			node: await this.deps.runner.view(repos, session),
+			transcript: (await repos.runner.listPhrases(session.id)).map(toPhrase),
+			requirements: requirementsOf(session.flow as { type: string }[]),
+			embedOrigins: await this.embedOrigins(repos, session.accountId)
+		};
+		if (session.status === 'complete' || session.status === 'incomplete') {
+			state.finished = { status: session.status, ...(settings.finalPhrase && session.status === 'complete' ? { finalPhrase: settings.finalPhrase } : {}) };
+		}
+		return state;
+	}
+}

@@ -1,0 +1,247 @@
+import { randomInt } from 'node:crypto';
+import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
+import { faceSettingsOf, type FaceSettings } from '#lib/domain/flow/face-settings.ts';
+import type { FaceFailureReason } from '#lib/domain/page/face-evidence.schema.ts';
+import { CHALLENGES, type Challenge } from '#lib/vision/challenge.ts';
+import { LIVENESS_THRESHOLD } from '#lib/vision/face-thresholds.ts';
+import { encodeTemplate } from '../../../biometrics/template-protection.ts';
+import { newId } from '../../../crypto.ts';
+import { serverEvidenceOf, type ServerFaceEvidence } from '../../faces/face-evidence.service.ts';
+import { encodeSavedTemplate, referencePresent, referenceSourceOf, type SavedFace } from '../../faces/face-reference.ts';
+import { failureOutcome, judgeFaceEvidence, type FaceNodeType, type Judgement } from '../../faces/face-verdict.ts';
+import { ApiError } from '#lib/domain/errors.ts';
+import type { ActionResult, NodeContext, NodeFinish, NodeHandler } from '../node-handler.ts';
+
+type Ctx = NodeContext<FaceNodeType>;
+type CompareNode = NodeOf<'face_scan'> | NodeOf<'face_compare'>;
+
+/** Per-node state kept in session data: tries so far and the challenge of the current try. */
+interface FaceNodeState {
+	failedTries: number;
+	challenge: Challenge | null;
+	/** Why each earlier try failed (kept for the node report, which is written once the node ends). */
+	history?: { reason: FaceFailureReason; at: number; liveness: number | null; challenge?: Challenge | null }[];
+}
+
+const STATE_KEY = 'faceNodes';
+
+function stateOf(ctx: Ctx): FaceNodeState {
+	const all = (ctx.data[STATE_KEY] ?? {}) as Record<string, FaceNodeState>;
+	return all[ctx.node.id] ?? { failedTries: 0, challenge: null };
+}
+
+function setState(ctx: Ctx, state: FaceNodeState): void {
+	ctx.data[STATE_KEY] = { ...((ctx.data[STATE_KEY] as Record<string, FaceNodeState>) ?? {}), [ctx.node.id]: state };
+}
+
+/** Whether this node asks for an active challenge (liveness_detection always; face_scan with requireLiveness). */
+const wantsChallenge = (settings: FaceSettings) => settings.requireLiveness;
+
+/** A random challenge (the page cannot know it before the node opens); sandbox flows may pin one. */
+function issueChallenge(ctx: Ctx, settings: FaceSettings): Challenge | null {
+	if (!wantsChallenge(settings)) return null;
+	if (settings.testChallenge && ctx.session.env === 'test') return settings.testChallenge;
+	return CHALLENGES[randomInt(CHALLENGES.length)];
+}
+
+/**
+ * The consent given on the permissions page (null when the flow has no permissions node). Read from
+ * the store: when this node is entered right after the permissions node, `ctx.session` predates it.
+ */
+async function consentOf(ctx: Ctx): Promise<{ biometric: boolean; enrolment: boolean } | null> {
+	return (await ctx.repos.sessions.findById(ctx.session.id))?.consent ?? null;
+}
+
+/** Biometric processing needs the consent given on the permissions page, when the flow asked for it. */
+async function consentRefused(ctx: Ctx): Promise<boolean> {
+	return (await consentOf(ctx))?.biometric === false;
+}
+
+const round = (v: number | null | undefined, digits = 3) => (v === null || v === undefined || !Number.isFinite(v) ? null : Number(v.toFixed(digits)));
+
+/** The compare node, when this one compares with a reference (face_compare, face_scan in compare mode). */
+function compareNode(ctx: Ctx): CompareNode | null {
+	const node = ctx.node;
+	return node.type === 'face_compare' || (node.type === 'face_scan' && node.mode === 'compare') ? (node as CompareNode) : null;
+}
+
+/** What the node report keeps of a try: the server's measurements, the verdict, and where the claim disagreed. */
+function reportDetails(ctx: Ctx, evidence: ServerFaceEvidence, judgement: Judgement, settings: FaceSettings, tries: number): Record<string, unknown> {
+	const a = evidence.analysis;
+	const best = a.bestIndex >= 0 ? a.frames[a.bestIndex] : null;
+	const q = best?.face?.quality;
+	return {
+		tries,
+		frames: a.frames.length,
+		framesWithFace: a.framesWithFace,
+		...(a.framesWithSeveralFaces ? { framesWithSeveralFaces: a.framesWithSeveralFaces } : {}),
+		...(best?.face && q
+			? {
+					bestFrame: {
+						t: best.t,
+						width: best.width,
+						height: best.height,
+						faceSize: round(q.faceSize, 1),
+						yaw: round(q.yaw, 1),
+						pitch: round(q.pitch, 1),
+						roll: round(q.roll, 1),
+						sharpness: round(q.sharpness, 1),
+						luminance: round(q.luminance, 1),
+						qualityScore: round(best.face.gate.score),
+						qualityReasons: best.face.gate.reasons
+					}
+				}
+			: {}),
+		liveness: { median: round(a.liveness.median), scores: a.liveness.scores.map((s) => round(s)), threshold: LIVENESS_THRESHOLD, live: a.liveness.live },
+		...(judgement.challenge
+			? { challenge: { type: judgement.challenge.type, passed: judgement.challenge.passed, ...(judgement.challenge.reason ? { reason: judgement.challenge.reason } : {}), baseline: round(judgement.challenge.baseline), peak: round(judgement.challenge.peak) } }
+			: {}),
+		identity: { minSimilarity: round(a.identity.minSimilarity), consistent: a.identity.consistent },
+		// The report's livenessDetected reads this on nodes other than liveness_detection.
+		...(ctx.node.type === 'face_scan' && settings.requireLiveness ? { livenessDetected: a.liveness.live && (judgement.challenge?.passed ?? true) } : {}),
+		...(judgement.similarity !== null ? { similarity: round(judgement.similarity), threshold: settings.similarityThreshold } : {}),
+		...(evidence.reference ? { reference: evidence.reference.ok ? { source: evidence.reference.source, kind: evidence.reference.kind } : { source: evidence.reference.source, error: evidence.reference.error } } : {}),
+		injection: judgement.injection,
+		...(Object.keys(evidence.claim).length ? { claim: evidence.claim } : {}),
+		...(judgement.disagreements.length ? { disagreements: judgement.disagreements } : {}),
+		serverMs: a.ms
+	};
+}
+
+/** Side effects of a finished try: photos, the saved face, enrolment. Returns extra report details. */
+async function persist(ctx: Ctx, evidence: ServerFaceEvidence, judgement: Judgement): Promise<Record<string, unknown>> {
+	const out: Record<string, unknown> = {};
+	const { sink } = ctx.deps.faces;
+	const a = evidence.analysis;
+	const base = { sessionId: ctx.session.id, nodeId: ctx.node.id };
+	if (a.bestFrame) out.screenshotId = (await sink.saveScreenshot(ctx.repos, { ...base, jpeg: a.bestFrame })).id;
+	const outcome = judgement.finish!.outcome;
+	if (ctx.node.type === 'face_scan' && (ctx.node as NodeOf<'face_scan'>).mode === 'capture' && outcome === 'passed' && a.faceJpeg && evidence.protectedTemplate) {
+		const photo = await sink.saveUserPhoto(ctx.repos, { ...base, jpeg: a.faceJpeg });
+		out.photoId = photo.id;
+		const field = (ctx.node as NodeOf<'face_scan'>).saveToField;
+		if (field) {
+			const saved: SavedFace = { type: 'face', template: encodeSavedTemplate(evidence.protectedTemplate), photoId: photo.id, liveness: round(a.liveness.median), capturedAt: ctx.now, nodeId: ctx.node.id };
+			ctx.data[field] = saved;
+			out.savedTo = field;
+		}
+	}
+	if (ctx.node.type === 'recognition') {
+		const match = evidence.recognition?.match;
+		if (outcome === 'recognized' && match) {
+			const earlier = await ctx.repos.sessions.findById(match.sessionId);
+			const data = (earlier?.data ?? {}) as { verifiedContacts?: { email?: string; sms?: string }; email?: string; phone?: string };
+			const contact = { email: data.verifiedContacts?.email ?? data.email, phone: data.verifiedContacts?.sms ?? data.phone };
+			ctx.data.recognition = {
+				clientReferenceId: match.clientReferenceId,
+				sessionId: match.sessionId,
+				score: round(match.score),
+				...(contact.email || contact.phone ? { contact: Object.fromEntries(Object.entries(contact).filter(([, v]) => typeof v === 'string')) } : {})
+			};
+			Object.assign(out, { recognizedClientReferenceId: match.clientReferenceId, recognizedSessionId: match.sessionId });
+		} else if (outcome === 'newUser') {
+			const consent = await consentOf(ctx);
+			const enrol = consent?.enrolment === true && a.liveness.live && evidence.protectedTemplate !== null;
+			if (enrol) {
+				await ctx.repos.faceTemplates.insert({
+					id: newId('ftp'),
+					accountId: ctx.session.accountId,
+					env: ctx.session.env,
+					sessionId: ctx.session.id,
+					clientReferenceId: ctx.session.clientReferenceId,
+					template: encodeTemplate(evidence.protectedTemplate!),
+					createdAt: ctx.now
+				});
+			}
+			out.enrolled = enrol;
+			if (!enrol) out.notEnrolledBecause = consent?.enrolment !== true ? 'noEnrolmentConsent' : !a.liveness.live ? 'notLive' : 'noFace';
+		}
+	}
+	return out;
+}
+
+/** The face nodes' server side. `cancelOutcome`: what the user's cancel ends the node with. */
+export function faceNodeHandler(cancelOutcome: string): NodeHandler<FaceNodeType> {
+	const finishWith = (ctx: Ctx, reason: FaceFailureReason, details: Record<string, unknown> = {}): NodeFinish => ({
+		outcome: failureOutcome(ctx.node.type, reason),
+		details: { reason, ...details }
+	});
+	return {
+		async enter(ctx) {
+			if (await consentRefused(ctx)) return finishWith(ctx, 'noConsent');
+			const compare = compareNode(ctx);
+			if (compare && !referencePresent(compare, ctx.session, ctx.data)) {
+				return finishWith(ctx, 'referenceUnavailable', { reference: { source: referenceSourceOf(compare), error: 'missing' } });
+			}
+			setState(ctx, { failedTries: 0, challenge: issueChallenge(ctx, faceSettingsOf(ctx.node)) });
+		},
+		view(ctx) {
+			const s = faceSettingsOf(ctx.node);
+			const state = stateOf(ctx);
+			const node = ctx.node as Partial<NodeOf<'face_scan'>>;
+			const compare = compareNode(ctx);
+			return {
+				available: true,
+				mode: s.mode,
+				challenge: state.challenge,
+				triesLeft: Math.max(0, s.maxRetries - state.failedTries),
+				settings: {
+					captureInstructions: s.captureInstructions,
+					captureDelay: s.captureDelay,
+					detectionInterval: s.detectionInterval,
+					...s.quality,
+					enableSound: s.enableSound,
+					enableHaptics: s.enableHaptics,
+					useWebGL: s.useWebGL,
+					maxRetries: s.maxRetries,
+					requireLiveness: s.requireLiveness,
+					timeoutSeconds: s.timeoutSeconds
+				},
+				// A compare against a face captured earlier on this page can be previewed in the browser.
+				...(compare && referenceSourceOf(compare) === 'session' && compare.referenceImageKey ? { referenceField: compare.referenceImageKey } : {}),
+				...(ctx.node.type === 'face_scan' && node.saveToField ? { saveToField: node.saveToField } : {}),
+				cancellable: true
+			};
+		},
+		actions: {
+			async evidence(ctx, _payload): Promise<ActionResult> {
+				const evidence = serverEvidenceOf(ctx);
+				if (!evidence) {
+					throw new ApiError('validation_error', `A ${ctx.node.type} node decides from evidence: upload it to /api/client/nodes/${ctx.node.id}/evidence`, { code: 'outcome_not_allowed', status: 400 });
+				}
+				if (await consentRefused(ctx)) return { finish: finishWith(ctx, 'noConsent') };
+				const settings = faceSettingsOf(ctx.node);
+				const state = stateOf(ctx);
+				const judgement = judgeFaceEvidence({
+					type: ctx.node.type,
+					mode: settings.mode ?? undefined,
+					requireLiveness: settings.requireLiveness,
+					challenge: state.challenge,
+					requireQuality: ctx.node.type === 'face_scan',
+					analysis: evidence.analysis,
+					reference: evidence.reference,
+					recognition: evidence.recognition,
+					threshold: settings.similarityThreshold,
+					enforceInjection: ctx.session.env === 'live',
+					claim: evidence.claim,
+					failedTries: state.failedTries,
+					maxRetries: settings.maxRetries
+				});
+				const tries = state.failedTries + 1;
+				const details = reportDetails(ctx, evidence, judgement, settings, tries);
+				const history = [...(state.history ?? [])];
+				if (judgement.retry) {
+					history.push({ reason: judgement.retry.reason, at: ctx.now, liveness: round(evidence.analysis.liveness.median), challenge: state.challenge });
+					setState(ctx, { failedTries: tries, challenge: issueChallenge(ctx, settings), history });
+					return { notice: { code: 'face.retry', params: { reason: judgement.retry.reason, triesLeft: settings.maxRetries - tries } } };
+				}
+				const finish = judgement.finish!;
+				const persisted = await persist(ctx, evidence, judgement);
+				return { finish: { outcome: finish.outcome, details: { ...(finish.reason ? { reason: finish.reason } : {}), ...details, ...persisted, ...(history.length ? { previousTries: history } : {}) } } };
+			},
+			async cancel(ctx): Promise<ActionResult> {
+				return { finish: { outcome: cancelOutcome, details: { reason: 'cancelled', tries: stateOf(ctx).failedTries } } };
+			}
+		}
+	};
+}

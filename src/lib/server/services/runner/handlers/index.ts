@@ -1,0 +1,29 @@
+import type { HandlerRegistry } from '../node-handler.ts';
+import { cameraNodeHandler } from './camera-pending.handler.ts';
+import { conversationHandler } from './conversation.handler.ts';
+import { dataValidationHandler } from './data-validation.handler.ts';
+import { enterEmailHandler } from './enter-email.handler.ts';
+import { faceNodeHandler } from './face-node.handler.ts';
+import { permissionsHandler } from './permissions.handler.ts';
+import { twoFactorHandler } from './two-factor.handler.ts';
+
+/** Every node type's server side; `HandlerRegistry` makes a missing type a type error. */
+export const HANDLERS: HandlerRegistry = {
+	// START and END are never current: the runner passes START and completes on END.
+	start: {},
+	end: {},
+	conversation: conversationHandler,
+	data_validation: dataValidationHandler,
+	enter_email: enterEmailHandler,
+	permissions: permissionsHandler,
+	// One handler serves the three two-factor types (their channel is all that differs).
+	two_factor: twoFactorHandler as unknown as HandlerRegistry['two_factor'],
+	two_factor_email: twoFactorHandler as unknown as HandlerRegistry['two_factor_email'],
+	two_factor_sms: twoFactorHandler as unknown as HandlerRegistry['two_factor_sms'],
+	// Face nodes decide from uploaded evidence; a user's cancel takes the closest outcome the type has.
+	liveness_detection: faceNodeHandler('noFace') as unknown as HandlerRegistry['liveness_detection'],
+	face_scan: faceNodeHandler('cancelled') as unknown as HandlerRegistry['face_scan'],
+	face_compare: faceNodeHandler('imageUnavailable') as unknown as HandlerRegistry['face_compare'],
+	recognition: faceNodeHandler('noFace') as unknown as HandlerRegistry['recognition'],
+	document_scan: cameraNodeHandler('userCancelled')
+};

@@ -1,0 +1,267 @@
+import { ApiError, notFound, validationError } from '#lib/domain/errors.ts';
+import { modulesToFlow } from '#lib/domain/flow/modules-to-flow.ts';
+import { summariseFlowIssues, validateFlow } from '#lib/domain/flow/validate-flow.ts';
+import type { ListSessionsQuery } from '#lib/domain/session/list-query.schema.ts';
+import type { ClientSecret, ListSessionsResponse, Session, SessionReport, SessionWithSecret } from '#lib/domain/session/session.schema.ts';
+import { STATUS_RANK, assertTransition, type SessionStatus } from '#lib/domain/session/session-status.ts';
+import { createSessionRequestSchema, type CreateSessionRequest } from '#lib/domain/session/settings.schema.ts';
+import { formatZodIssues } from '#lib/domain/zod-issues.ts';
+import type { ServerKeys } from '../crypto.ts';
+import { newId, randomBase62, sha256Hex } from '../crypto.ts';
+import type { ApiPrincipal } from '../repositories/account.repository.ts';
+import type { UnitOfWork, Repos } from '../repositories/index.ts';
+import type { ClientSecretRow, ListCursor, SessionRow } from '../repositories/session.repository.ts';
+import { recordEvent } from './event.service.ts';
+
+export const API_VERSION = '1.0.18';
+
+export interface SessionServiceDeps {
+	uow: UnitOfWork;
+	keys: ServerKeys;
+	now: () => number;
+	publicBaseUrl: string;
+	clientSecretTtlMs: number;
+}
+
+/** Builds the extra parts of a session's report (transcript, node reports…); later issues fill it. */
+export type ReportBuilder = (row: SessionRow) => Promise<SessionReport | undefined>;
+
+export class SessionService {
+	private reportBuilder: ReportBuilder = async (row) => (row.status === 'created' ? undefined : { transcript: [], ...(row.lang ? { lang: row.lang as SessionReport['lang'] } : {}) });
+
+	constructor(private readonly deps: SessionServiceDeps) {}
+
+	setReportBuilder(builder: ReportBuilder): void {
+		this.reportBuilder = builder;
+	}
+
+	/**
+	 * `POST /sessions`: validates settings and flow, then writes the session, its client secret and
+	 * the `session.status` event in one transaction. With an idempotency key, a retry with the same
+	 * body returns the first result; the same key with another body is refused.
+	 */
+	async create(principal: ApiPrincipal, body: unknown, idempotencyKey?: string): Promise<{ result: SessionWithSecret; replayed: boolean }> {
+		const request = this.parseRequest(body);
+		const flow = this.effectiveFlow(request);
+		await this.checkCatalogue(request);
+
+		const now = this.deps.now();
+		const id = newId('ses');
+		const secret = `cs_${randomBase62(32)}`;
+		const settings = { ...request } as Record<string, unknown>;
+		delete settings.flowId;
+		const flowId = request.flowId ?? `flow_${sha256Hex(canonicalJson(flow)).slice(0, 20)}`;
+		const row = {
+			id,
+			accountId: principal.accountId,
+			env: principal.env,
+			status: 'created' as const,
+			statusRank: STATUS_RANK.created,
+			createdAt: now,
+			updatedAt: now,
+			clientReferenceId: request.clientReferenceId,
+			flowId,
+			settings,
+			flow,
+			searchText: searchTextOf(id, request),
+			version: API_VERSION
+		};
+		const secretRow = {
+			sessionId: id,
+			hash: sha256Hex(secret),
+			sealed: this.deps.keys.seal(secret),
+			createdAt: now,
+			expireAt: now + this.deps.clientSecretTtlMs
+		};
+		const requestHash = sha256Hex(canonicalJson(body));
+
+		return this.deps.uow.transaction(async (repos) => {
+			if (idempotencyKey) {
+				const claimed = await repos.idempotency.claim({ accountId: principal.accountId, env: principal.env, key: idempotencyKey, requestHash, sessionId: id, createdAt: now });
+				if (!claimed) return { result: await this.replay(repos, principal, idempotencyKey, requestHash), replayed: true };
+			}
+			await repos.sessions.insert(row, secretRow);
+			await recordEvent(repos, { type: 'session.status', sessionId: id, accountId: principal.accountId, env: principal.env, at: now });
+			const result = { session: await this.toApiSession({ ...emptyRowFields, ...row }), clientSecret: this.toApiSecret(secretRow, secret) };
+			if (idempotencyKey) {
+				await repos.idempotency.saveResponse(principal.accountId, principal.env, idempotencyKey, { ...result, clientSecret: { ...result.clientSecret, secret: undefined, url: undefined } });
+			}
+			return { result, replayed: false };
+		});
+	}
+
+	private async replay(repos: Repos, principal: ApiPrincipal, key: string, requestHash: string): Promise<SessionWithSecret> {
+		const stored = await repos.idempotency.find(principal.accountId, principal.env, key);
+		if (!stored || !stored.response.session) {
+			throw new ApiError('validation_error', 'A request with this Idempotency-Key is still being processed; retry shortly', { code: 'conflict', status: 409 });
+		}
+		if (stored.requestHash !== requestHash) {
+			throw validationError('This Idempotency-Key was already used with a different request body', 'idempotency_key_reused', 409);
+		}
+		const found = await repos.sessions.findOwned(principal.accountId, principal.env, stored.sessionId);
+		if (!found) throw notFound();
+		const secret = this.deps.keys.unseal(found.secret.sealed);
+		const response = stored.response as unknown as SessionWithSecret;
+		return { session: response.session, clientSecret: this.toApiSecret(found.secret, secret) };
+	}
+
+	/** `GET /sessions/{id}`: the session with its report, and its client secret. */
+	async get(principal: ApiPrincipal, id: string): Promise<SessionWithSecret> {
+		const found = await this.deps.uow.repos.sessions.findOwned(principal.accountId, principal.env, id);
+		if (!found) throw notFound();
+		return {
+			session: await this.toApiSession(found.session, { withReport: true }),
+			clientSecret: this.toApiSecret(found.secret, this.deps.keys.unseal(found.secret.sealed))
+		};
+	}
+
+	/** `GET /sessions`: keyset-paginated, filtered, sorted. Reports are left out of list items. */
+	async list(principal: ApiPrincipal, query: ListSessionsQuery): Promise<ListSessionsResponse> {
+		const repo = this.deps.uow.repos.sessions;
+		const cursor = query.cursor ? decodeCursor(query.cursor, query) : null;
+		const rows = await repo.list(principal.accountId, principal.env, query, cursor, query.limit + 1);
+		const page = rows.slice(0, query.limit);
+		const hasMore = rows.length > query.limit;
+		const last = page[page.length - 1];
+		const response: ListSessionsResponse = {
+			sessions: await Promise.all(page.map((row) => this.toApiSession(row))),
+			hasMore
+		};
+		if (hasMore && last) {
+			response.nextCursor = encodeCursor({ sortBy: query.sortBy, sortOrder: query.sortOrder, key: repo.sortKeyOf(last, query.sortBy), id: last.id });
+		} else if (hasMore && query.cursor) {
+			response.nextCursor = query.cursor; // limit=0: the position does not move
+		}
+		if (query.includeTotalCount) response.totalCount = await repo.count(principal.accountId, principal.env, query);
+		return response;
+	}
+
+	/**
+	 * Moves a session along its lifecycle inside the caller's transaction, writing the
+	 * `session.status` event with it. Illegal moves throw; callers decide what the user sees.
+	 */
+	async transition(repos: Repos, sessionId: string, to: SessionStatus, extra: Partial<Pick<SessionRow, 'lang' | 'currentNodeId' | 'step'>> = {}): Promise<SessionRow> {
+		const row = await repos.sessions.lockById(sessionId);
+		if (!row) throw notFound();
+		assertTransition(row.status, to);
+		const at = this.deps.now();
+		const values: Partial<SessionRow> = { status: to, statusRank: STATUS_RANK[to], updatedAt: at, lastActivityAt: at, ...extra };
+		if (to === 'inProgress') values.startedAt = at;
+		if (to === 'complete' || to === 'incomplete') {
+			values.finishedAt = at;
+			values.finishedSort = at;
+			values.currentNodeId = null;
+		}
+		await repos.sessions.update(sessionId, values);
+		await recordEvent(repos, { type: 'session.status', sessionId, accountId: row.accountId, env: row.env, at });
+		return { ...row, ...values } as SessionRow;
+	}
+
+	async toApiSession(row: SessionRow, options: { withReport?: boolean } = {}): Promise<Session> {
+		const session: Session = {
+			id: row.id,
+			createdAt: row.createdAt,
+			status: row.status,
+			settings: row.settings as Session['settings'],
+			version: row.version,
+			flowId: row.flowId
+		};
+		if (row.startedAt !== null) session.startedAt = row.startedAt;
+		if (row.finishedAt !== null) session.finishedAt = row.finishedAt;
+		if (options.withReport) {
+			const report = await this.reportBuilder(row);
+			if (report) session.report = report;
+		}
+		return session;
+	}
+
+	toApiSecret(row: Pick<ClientSecretRow, 'createdAt' | 'expireAt'>, secret: string): ClientSecret {
+		return { secret, createdAt: row.createdAt, expireAt: row.expireAt, url: hostedUrl(this.deps.publicBaseUrl, secret) };
+	}
+
+	private parseRequest(body: unknown): CreateSessionRequest {
+		if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+			throw validationError('The request body must be a JSON object', 'invalid_settings');
+		}
+		const parsed = createSessionRequestSchema.safeParse(body);
+		if (!parsed.success) throw validationError(formatZodIssues(parsed.error.issues), 'invalid_settings');
+		return parsed.data;
+	}
+
+	private effectiveFlow(request: CreateSessionRequest): Record<string, unknown>[] {
+		const flow = request.flow ?? modulesToFlow(request.modules ?? []);
+		const result = validateFlow(flow);
+		if (!result.ok) {
+			const source = request.flow ? '' : ' (converted from modules)';
+			throw validationError(`Invalid flow${source}: ${summariseFlowIssues(result.issues)}`, 'invalid_flow');
+		}
+		return flow as Record<string, unknown>[];
+	}
+
+	private async checkCatalogue(request: CreateSessionRequest): Promise<void> {
+		const repos = this.deps.uow.repos;
+		if (request.avatarId) {
+			const avatar = await repos.catalogue.findAvatar(request.avatarId);
+			if (!avatar || avatar.removedAt !== null) {
+				const ids = (await repos.catalogue.listAvatars()).map((a) => a.id);
+				throw validationError(`'avatarId' must name an avatar of GET /avatars (one of ${ids.join(', ')}); got '${request.avatarId}'`, 'invalid_settings');
+			}
+		}
+		const wanted = [...(request.langs ?? []), ...(request.defaultLang ? [request.defaultLang] : [])];
+		if (wanted.length) {
+			const enabled = new Set((await repos.catalogue.listLangs()).map((l) => l.id));
+			const off = wanted.filter((l) => !enabled.has(l));
+			if (off.length) throw validationError(`Languages not offered by GET /langs: ${[...new Set(off)].join(', ')}`, 'invalid_settings');
+		}
+	}
+}
+
+const emptyRowFields = { startedAt: null, finishedAt: null, finishedSort: 0, lastActivityAt: null, lang: null, currentNodeId: null, step: 0, data: {}, location: null, device: null, consent: null };
+
+export const hostedUrl = (base: string, secret: string) => `${base}/verify?cs=${encodeURIComponent(secret)}`;
+
+/** Lower-cased text `search` matches: the id, the client reference and every metadata value. */
+function searchTextOf(id: string, request: CreateSessionRequest): string {
+	const values: string[] = [id, request.clientReferenceId];
+	const walk = (value: unknown) => {
+		if (value === null || value === undefined) return;
+		if (typeof value === 'object') for (const v of Object.values(value)) walk(v);
+		else values.push(String(value));
+	};
+	walk(request.metadata);
+	return values.join('\n').toLowerCase().slice(0, 100_000);
+}
+
+/** JSON with sorted keys, so equal bodies hash equally whatever their key order. */
+export function canonicalJson(value: unknown): string {
+	return JSON.stringify(value, (_key, v) =>
+		v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v
+	);
+}
+
+export function encodeCursor(cursor: ListCursor): string {
+	return Buffer.from(JSON.stringify([cursor.sortBy, cursor.sortOrder, cursor.key, cursor.id])).toString('base64url');
+}
+
+export function decodeCursor(value: string, query: ListSessionsQuery): ListCursor {
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
+	} catch {
+		parsed = null;
+	}
+	if (
+		!Array.isArray(parsed) ||
+		parsed.length !== 4 ||
+		typeof parsed[2] !== 'number' ||
+		!Number.isSafeInteger(parsed[2]) ||
+		typeof parsed[3] !== 'string' ||
+		parsed[3].length > 64
+	) {
+		throw validationError("'cursor' is not a cursor this API returned", 'invalid_cursor');
+	}
+	if (parsed[0] !== query.sortBy || parsed[1] !== query.sortOrder) {
+		throw validationError(`'cursor' was made for sortBy=${String(parsed[0])}&sortOrder=${String(parsed[1])}; send the same sort with it`, 'invalid_cursor');
+	}
+	return { sortBy: query.sortBy, sortOrder: query.sortOrder, key: parsed[2], id: parsed[3] };
+}

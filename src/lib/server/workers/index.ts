@@ -1,0 +1,62 @@
+import type { App } from '../app.ts';
+import { logger } from '../logger.ts';
+
+/** A periodic background job. Jobs must be safe to run on several instances at once. */
+export interface Job {
+	name: string;
+	everyMs: number;
+	run(app: App): Promise<unknown>;
+}
+
+const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+
+/** Every background job of the app, declared once. */
+export const JOBS: readonly Job[] = [
+	{ name: 'session-sweeper', everyMs: 30_000, run: (app) => app.sweeper.sweep() },
+	{
+		name: 'idempotency-keys-expiry',
+		everyMs: 3600_000,
+		run: (app) => app.uow.repos.idempotency.deleteOlderThan(app.now() - IDEMPOTENCY_TTL_MS)
+	},
+	// Outbox → webhook deliveries and post-session scheduling (SKIP LOCKED batches).
+	{ name: 'outbox-relay', everyMs: 250, run: (app) => app.relay.drain() },
+	// Due deliveries, claimed with SKIP LOCKED: every attempt is sent by one instance.
+	{ name: 'webhook-delivery', everyMs: 250, run: (app) => app.webhooks.deliverDue() },
+	// Video assembly, analyses and media discarding after a session ends.
+	{ name: 'post-session', everyMs: 1000, run: (app) => app.postSession.runDue() },
+	// Sessions past RETENTION_TEST_DAYS / RETENTION_LIVE_DAYS, in batches.
+	{ name: 'retention-purge', everyMs: 10 * 60_000, run: (app) => app.retention.purge() }
+];
+
+export interface Workers {
+	stop(): Promise<void>;
+}
+
+/** Starts every job on its interval; a run never overlaps the previous run of the same job. */
+export function startWorkers(app: App, jobs: readonly Job[] = JOBS): Workers {
+	const names = new Set<string>();
+	for (const job of jobs) {
+		if (names.has(job.name)) throw new Error(`Job '${job.name}' is declared twice`);
+		names.add(job.name);
+	}
+	const running = new Map<string, Promise<unknown>>();
+	const timers = jobs.map((job) => {
+		const tick = () => {
+			if (running.has(job.name)) return;
+			const p = job
+				.run(app)
+				.catch((err) => logger.error({ err, job: job.name }, 'job failed'))
+				.finally(() => running.delete(job.name));
+			running.set(job.name, p);
+		};
+		const timer = setInterval(tick, job.everyMs);
+		timer.unref();
+		return timer;
+	});
+	return {
+		async stop() {
+			for (const t of timers) clearInterval(t);
+			await Promise.all(running.values());
+		}
+	};
+}

@@ -1,0 +1,439 @@
+// One face node's capture in the browser, as a state machine (STYLE.md habit 8): each phase one async
+// step, timers for the hold, the challenge and the node's time limit, an abort on leave. It knows the
+// browser only through ports (detector check, frame grab, worker, upload, cues), so the tests drive it
+// with a fake detector and fake timers.
+import type { FaceClaim, FaceFailureReason } from '#lib/domain/page/face-evidence.schema.ts';
+import { verifyChallenge, type Challenge, type ChallengeSample } from './challenge.ts';
+import { cosineSimilarity } from './embedding.ts';
+import { LIVENESS_THRESHOLD } from './face-thresholds.ts';
+import type { FaceAnalyser } from './face-worker-client.ts';
+import type { FrameResult } from './face-worker-protocol.ts';
+import type { LiveCheck } from './frame-gate.ts';
+import { challengeKey, failureKey, guidanceFor } from './guidance.ts';
+import type { Box } from './image.ts';
+import { motionSignals, timingSignals } from './injection.ts';
+
+export type CapturePhase = 'loading' | 'positioning' | 'holding' | 'challenge' | 'analysing' | 'uploading' | 'retry' | 'done' | 'failed' | 'cancelled';
+
+export type Cue = 'ready' | 'capture' | 'success' | 'fail';
+
+export interface CaptureConfig {
+	challenge: Challenge | null;
+	/** Milliseconds the gate must keep passing before the capture (captureDelay). */
+	captureDelay: number;
+	/** Milliseconds between detections (detectionInterval). */
+	detectionInterval: number;
+	/** The node's time limit; when it runs out the page uploads what it has (default 45 s). */
+	timeoutMs?: number | null;
+	/** Frames scored for passive liveness (default 3). */
+	passiveFrames?: number;
+	/** Time allowed for the challenge (default 10 s). */
+	challengeMs?: number;
+	/** Frames grabbed before this node (recognition: while the avatar spoke in the node before). */
+	buffered?: { bitmap: ImageBitmap; box: Box | null }[];
+	/** An embedding of a face captured earlier on this page (compare against the session's capture). */
+	localReference?: Float32Array | null;
+	/** Called with the best frame's embedding (the page keeps it for a later compare on the same page). */
+	onEmbedding?: (embedding: Float32Array) => void;
+	/** Outcome keys for the page's claim (success / failure), e.g. livenessDetected / deepfakeDetected. */
+	claimOutcomes?: { success: string; failure: string };
+}
+
+export interface EvidencePayload {
+	frames: { image: ArrayBuffer; t: number; kind: 'best' | 'challenge' | 'passive' | 'scene' }[];
+	alignedFace: ArrayBuffer | null;
+	claim: FaceClaim;
+}
+
+export type UploadAnswer =
+	| { kind: 'moved' }
+	| { kind: 'retry'; reason: FaceFailureReason; challenge: Challenge | null; triesLeft: number }
+	| { kind: 'failed'; error: string };
+
+export interface CapturePorts {
+	now(): number;
+	setTimeout(fn: () => void, ms: number): unknown;
+	clearTimeout(handle: unknown): void;
+	/** Detection and gate on the current frame; null while no frame is available. */
+	check(): LiveCheck | null;
+	/** The current frame as a bitmap for the worker, or null. */
+	grab(): Promise<ImageBitmap | null>;
+	analyser: FaceAnalyser;
+	upload(evidence: EvidencePayload): Promise<UploadAnswer>;
+	cue(cue: Cue): void;
+	/** Camera facts for the claim (label, size, virtual). */
+	camera(): FaceClaim['camera'];
+}
+
+export interface CaptureView {
+	phase: CapturePhase;
+	/** i18n key under `face.` */
+	message: string | null;
+	/** 0–1: the hold countdown or the challenge's progress. */
+	progress: number;
+	challenge: Challenge | null;
+	reason: FaceFailureReason | null;
+	triesLeft: number | null;
+	/** Face box of the last check (detector pixels), for the overlay. */
+	box: Box | null;
+}
+
+const CHALLENGE_STEP_MS = { turnLeft: 120, turnRight: 120, blink: 60 } as const;
+/** A passing gate may fail this long (a blink, a twitch) before the hold starts over. */
+const HOLD_GRACE_MS = 400;
+const RETRY_PAUSE_MS = 2500;
+const MAX_FRAMES = 12;
+
+interface Grabbed {
+	id: number;
+	t: number;
+	result: FrameResult;
+	kind: 'passive' | 'challenge' | 'scene';
+}
+
+export class CaptureMachine {
+	view: CaptureView = { phase: 'loading', message: null, progress: 0, challenge: null, reason: null, triesLeft: null, box: null };
+
+	readonly #ports: CapturePorts;
+	readonly #config: CaptureConfig;
+	readonly #listeners = new Set<(v: CaptureView) => void>();
+	#challenge: Challenge | null;
+	#timers = new Set<unknown>();
+	#startedAt = 0;
+	#holdStart = 0;
+	#failingSince = 0;
+	#frames: Grabbed[] = [];
+	#samples: ChallengeSample[] = [];
+	#nextFrameId = 1;
+	#busy = false;
+	#models: Promise<boolean> = Promise.resolve(true);
+	#inflight: Promise<unknown> = Promise.resolve();
+	#sending = false;
+	#attempt = 0;
+	#framesSeen = 0;
+	#buffered: CaptureConfig['buffered'];
+
+	constructor(ports: CapturePorts, config: CaptureConfig) {
+		this.#ports = ports;
+		this.#config = config;
+		this.#challenge = config.challenge;
+		this.#buffered = config.buffered;
+	}
+
+	subscribe(fn: (v: CaptureView) => void): () => void {
+		this.#listeners.add(fn);
+		fn(this.view);
+		return () => this.#listeners.delete(fn);
+	}
+
+	/**
+	 * Starts looking for a face at once (the detector is ready; guidance needs nothing else) while the
+	 * worker's models finish loading; the first frame it needs waits for them. Frames grabbed before
+	 * the node (recognition) skip the positioning.
+	 */
+	async start(): Promise<void> {
+		this.#startedAt = this.#ports.now();
+		this.#set({ phase: 'loading', message: 'guidance.loading' });
+		this.#models = this.#ports.analyser.ready().then(
+			() => true,
+			() => false
+		);
+		if (this.#buffered && this.#buffered.length >= 2 && !(await this.#models)) return this.#fail('error');
+		if (this.#isOver()) return;
+		this.#armTimeout();
+		if (this.#buffered && this.#buffered.length >= 2) {
+			const frames = this.#buffered;
+			this.#buffered = undefined;
+			return this.#useBuffered(frames);
+		}
+		this.#position();
+	}
+
+	/** The user gave up (the component reports the node's cancel outcome). */
+	cancel(): void {
+		this.#stop('cancelled');
+	}
+
+	/** The component unmounted (node over, tab closed). */
+	destroy(): void {
+		if (!this.#isOver()) this.#stop('cancelled');
+	}
+
+	/** After a failed upload (network): start over. */
+	restart(): void {
+		if (this.view.phase !== 'failed') return;
+		void this.#reset().then(() => this.#position());
+	}
+
+	#position(): void {
+		this.#holdStart = 0;
+		this.#set({ phase: 'positioning', progress: 0, reason: null, challenge: null, message: 'guidance.noFace' });
+		this.#after(0, () => this.#tick());
+	}
+
+	#tick(): void {
+		const phase = this.view.phase;
+		if (phase !== 'positioning' && phase !== 'holding') return;
+		const check = this.#ports.check();
+		this.#after(this.#config.detectionInterval, () => this.#tick());
+		if (!check) return;
+		this.#framesSeen++;
+		const now = this.#ports.now();
+		if (check.verdict.pass) {
+			this.#failingSince = 0;
+			if (phase === 'positioning') {
+				this.#holdStart = now;
+				this.#set({ phase: 'holding', message: 'guidance.good', box: check.box, progress: 0 });
+				this.#ports.cue('ready');
+			}
+			const held = now - this.#holdStart;
+			const delay = this.#config.captureDelay;
+			this.#set({ box: check.box, progress: delay > 0 ? Math.min(1, held / delay) : 1, message: 'guidance.good' });
+			const passive = this.#config.passiveFrames ?? 3;
+			const due = this.#frames.filter((f) => f.kind === 'passive').length;
+			// Passive frames spread over the hold: frame k once the hold is k/passive through.
+			if (!this.#busy && due < passive && held >= (delay * due) / passive) void this.#grab('passive', check.box);
+			if (held >= delay && due >= passive && !this.#busy) this.#captured();
+			return;
+		}
+		this.#set({ box: check.box, message: guidanceFor(check.verdict.reasons) });
+		if (phase === 'holding') {
+			this.#failingSince ||= now;
+			if (now - this.#failingSince > HOLD_GRACE_MS) {
+				this.#holdStart = 0;
+				// Frames of an interrupted hold are not this hold's: start collecting again.
+				const stale = this.#frames.filter((f) => f.kind === 'passive').map((f) => f.id);
+				this.#frames = this.#frames.filter((f) => f.kind !== 'passive');
+				if (stale.length) void this.#ports.analyser.drop(stale).catch(() => undefined);
+				this.#set({ phase: 'positioning', progress: 0 });
+			}
+		}
+	}
+
+	#captured(): void {
+		this.#ports.cue('capture');
+		if (this.#challenge) {
+			this.#samples = [];
+			const challengeStart = this.#ports.now();
+			this.#set({ phase: 'challenge', challenge: this.#challenge, message: challengeKey(this.#challenge), progress: 0 });
+			const step = async () => {
+				if (this.view.phase !== 'challenge') return;
+				const check = this.#ports.check();
+				const grabbed = await this.#grab('challenge', check?.box ?? null);
+				if (this.view.phase !== 'challenge') return;
+				if (grabbed?.result.face) this.#samples.push({ t: grabbed.t, yaw: grabbed.result.face.yaw, ear: grabbed.result.face.ear });
+				const verdict = verifyChallenge(this.#challenge!, this.#samples);
+				this.#set({ progress: verdict.progress, box: check?.box ?? null });
+				const timedOut = this.#ports.now() - challengeStart > (this.#config.challengeMs ?? 10_000);
+				if (verdict.passed) {
+					// A few frames more: the eyes reopening, the head coming back.
+					this.#after(150, async () => {
+						await this.#grab('challenge', this.#ports.check()?.box ?? null);
+						this.#after(150, () => void this.#analyse());
+					});
+					return;
+				}
+				if (timedOut) return void this.#analyse();
+				this.#after(CHALLENGE_STEP_MS[this.#challenge!], () => void step());
+			};
+			this.#after(0, () => void step());
+			return;
+		}
+		void this.#analyse();
+	}
+
+	async #useBuffered(frames: NonNullable<CaptureConfig['buffered']>): Promise<void> {
+		this.#set({ phase: 'analysing', message: 'guidance.capturing' });
+		for (const f of frames) {
+			const id = this.#nextFrameId++;
+			try {
+				const result = await this.#ports.analyser.analyse(id, f.bitmap, f.box, { liveness: true }, true);
+				this.#frames.push({ id, t: this.#ports.now() - this.#startedAt, result, kind: 'passive' });
+			} catch {
+				// a frame the worker could not read: the others may do
+			}
+		}
+		await this.#analyse();
+	}
+
+	/** Grabs the current frame and has the worker analyse it (kept for upload). */
+	#grab(kind: Grabbed['kind'], box: Box | null): Promise<Grabbed | null> {
+		if (this.#busy) return Promise.resolve(null);
+		this.#busy = true;
+		const run = this.#grabNow(kind, box);
+		this.#inflight = run;
+		return run;
+	}
+
+	async #grabNow(kind: Grabbed['kind'], box: Box | null): Promise<Grabbed | null> {
+		try {
+			if (!(await this.#models)) {
+				this.#fail('error');
+				return null;
+			}
+			const bitmap = await this.#ports.grab();
+			if (!bitmap || this.#isOver()) {
+				bitmap?.close?.();
+				return null;
+			}
+			const id = this.#nextFrameId++;
+			const t = this.#ports.now() - this.#startedAt;
+			// Passive frames get liveness; the embedding waits until the best frame is known (one, not three).
+			const result = await this.#ports.analyser.analyse(id, bitmap, box, kind === 'passive' ? { liveness: true } : {}, true);
+			const grabbed = { id, t, result, kind };
+			this.#frames.push(grabbed);
+			return grabbed;
+		} catch {
+			return null;
+		} finally {
+			this.#busy = false;
+		}
+	}
+
+	/** Chooses the frames to upload, encodes them, builds the claim and uploads. */
+	async #analyse(reason: FaceFailureReason | null = null): Promise<void> {
+		if (this.#isOver() || this.#sending) return;
+		this.#sending = true;
+		try {
+			await this.#send(reason);
+		} finally {
+			this.#sending = false;
+		}
+	}
+
+	async #send(reason: FaceFailureReason | null): Promise<void> {
+		this.#set({ phase: 'analysing', message: 'guidance.capturing', progress: 1 });
+		const chosen = this.#choose();
+		const passive = chosen.filter((f) => f.kind === 'passive' && f.result.face);
+		const best = [...passive].sort((a, b) => (b.result.liveness ?? 0) - (a.result.liveness ?? 0))[0] ?? null;
+		let encoded;
+		let embedding: Float32Array | null = null;
+		try {
+			if (best) embedding = await this.#ports.analyser.embed(best.id);
+			encoded = await this.#ports.analyser.encode(chosen.map((f) => f.id), best?.id ?? null);
+		} catch {
+			return this.#fail('error');
+		}
+		if (this.#isOver()) return;
+		const scores = passive.flatMap((f) => (f.result.liveness !== null ? [f.result.liveness] : []));
+		const liveness = scores.length ? [...scores].sort((a, b) => a - b)[(scores.length - 1) >> 1] : undefined;
+		const challenge = this.#challenge ? verifyChallenge(this.#challenge, this.#samples) : null;
+		const signatures = this.#frames.map((f) => f.result.signature);
+		const motion = motionSignals(signatures);
+		const timing = timingSignals(this.#frames.map((f) => f.t));
+		if (embedding) this.#config.onEmbedding?.(embedding);
+		const similarity = embedding && this.#config.localReference ? cosineSimilarity(embedding, this.#config.localReference) : undefined;
+		const ok = !reason && passive.length > 0 && (liveness ?? 0) >= LIVENESS_THRESHOLD && (!challenge || challenge.passed);
+		const claim: FaceClaim = {
+			...(this.#config.claimOutcomes ? { outcome: ok ? this.#config.claimOutcomes.success : this.#config.claimOutcomes.failure } : {}),
+			...(reason ? { reason } : {}),
+			...(liveness !== undefined ? { liveness } : {}),
+			...(similarity !== undefined ? { similarity } : {}),
+			...(challenge && this.#challenge ? { challenge: { type: this.#challenge, passed: challenge.passed } } : {}),
+			camera: this.#ports.camera(),
+			motion: { frozen: motion.frozen, looped: motion.looped, frozenShare: motion.frozenShare },
+			timing: { fps: timing.fps, jitter: timing.jitter, nonMonotonic: timing.nonMonotonic },
+			framesSeen: this.#framesSeen,
+			durationMs: Math.round(this.#ports.now() - this.#startedAt)
+		};
+		const byId = new Map(chosen.map((f) => [f.id, f]));
+		const payload: EvidencePayload = {
+			frames: encoded.frames.map((e) => {
+				const f = byId.get(e.frameId)!;
+				return { image: e.jpeg, t: Math.round(f.t), kind: f === best ? 'best' : f.kind };
+			}),
+			alignedFace: encoded.aligned,
+			claim
+		};
+		this.#set({ phase: 'uploading', message: 'guidance.checking' });
+		let answer: UploadAnswer;
+		try {
+			answer = await this.#ports.upload(payload);
+		} catch (err) {
+			answer = { kind: 'failed', error: err instanceof Error ? err.message : String(err) };
+		}
+		if (this.#isOver()) return;
+		if (answer.kind === 'moved') {
+			this.#ports.cue('success');
+			this.#stop('done');
+		} else if (answer.kind === 'retry') {
+			this.#ports.cue('fail');
+			this.#attempt++;
+			this.#set({ phase: 'retry', reason: answer.reason, message: failureKey(answer.reason), triesLeft: answer.triesLeft, challenge: null });
+			this.#after(RETRY_PAUSE_MS, async () => {
+				await this.#reset();
+				this.#challenge = answer.challenge;
+				this.#position();
+			});
+		} else {
+			this.#fail('error');
+		}
+	}
+
+	/** At most MAX_FRAMES: every passive frame, and the challenge frames that matter (start, peak, end). */
+	#choose(): Grabbed[] {
+		const passive = this.#frames.filter((f) => f.kind !== 'challenge');
+		const challenge = this.#frames.filter((f) => f.kind === 'challenge');
+		const room = MAX_FRAMES - passive.length;
+		if (challenge.length <= room) return [...passive, ...challenge].sort((a, b) => a.t - b.t);
+		const peak = this.#challenge ? verifyChallenge(this.#challenge, this.#samples).peakIndex : -1;
+		const withFace = challenge.filter((f) => f.result.face);
+		const keep = new Set<Grabbed>([withFace[0], withFace[1], withFace[peak - 1], withFace[peak], withFace[peak + 1], withFace.at(-2), withFace.at(-1)].filter((f): f is Grabbed => !!f));
+		for (let i = 0; keep.size < room && i < challenge.length; i += Math.max(1, Math.floor(challenge.length / room))) keep.add(challenge[i]);
+		return [...passive, ...[...keep].slice(0, room)].sort((a, b) => a.t - b.t);
+	}
+
+	#armTimeout(): void {
+		const limit = this.#config.timeoutMs ?? 45_000;
+		this.#after(limit, async () => {
+			if (this.view.phase !== 'positioning' && this.view.phase !== 'holding' && this.view.phase !== 'challenge') return;
+			// Out of time: show the server what the camera sees, and let it decide (no face, usually).
+			this.#set({ phase: 'analysing', message: 'guidance.capturing' });
+			for (let i = 0; i < 3; i++) {
+				await this.#inflight.catch(() => undefined);
+				await this.#grab('scene', this.#ports.check()?.box ?? null);
+			}
+			await this.#analyse('timeout');
+		});
+	}
+
+	async #reset(): Promise<void> {
+		for (const t of this.#timers) this.#ports.clearTimeout(t);
+		this.#timers.clear();
+		this.#frames = [];
+		this.#samples = [];
+		this.#busy = false;
+		this.#startedAt = this.#ports.now();
+		await this.#ports.analyser.drop('all').catch(() => undefined);
+		this.#armTimeout();
+	}
+
+	#fail(reason: FaceFailureReason): void {
+		this.#ports.cue('fail');
+		this.#set({ phase: 'failed', reason, message: failureKey(reason) });
+	}
+
+	#stop(phase: 'done' | 'cancelled'): void {
+		for (const t of this.#timers) this.#ports.clearTimeout(t);
+		this.#timers.clear();
+		this.#set({ phase, progress: phase === 'done' ? 1 : 0, message: phase === 'done' ? 'success' : null });
+		void this.#ports.analyser.drop('all').catch(() => undefined);
+	}
+
+	#isOver(): boolean {
+		return this.view.phase === 'done' || this.view.phase === 'cancelled';
+	}
+
+	#after(ms: number, fn: () => void | Promise<void>): void {
+		const handle = this.#ports.setTimeout(() => {
+			this.#timers.delete(handle);
+			if (!this.#isOver()) void fn();
+		}, ms);
+		this.#timers.add(handle);
+	}
+
+	#set(patch: Partial<CaptureView>): void {
+		this.view = { ...this.view, ...patch };
+		for (const fn of this.#listeners) fn(this.view);
+	}
+}

@@ -1,0 +1,129 @@
+// Detection → landmarks → alignment → embedding and liveness, with the faceplugin ONNX models.
+// Isomorphic: the server runs it on onnxruntime-node over uploaded evidence, the browser worker on
+// onnxruntime-web, so both compute the same numbers from the same pixels.
+import { alignFace } from './align.ts';
+import { shiftInside, squareBox } from './box.ts';
+import { decodeDetections, type Detection } from './detect.ts';
+import { l2Normalize } from './embedding.ts';
+import {
+	DETECT_HEIGHT,
+	DETECT_WIDTH,
+	EMBEDDING_LENGTH,
+	FEATURE_SIZE,
+	LANDMARK_SIZE,
+	LIVENESS_SIZE
+} from './face-thresholds.ts';
+import type { Box, RgbaImage } from './image.ts';
+import { decodeLandmarks, fivePoints, type Landmarks5, type Landmarks68 } from './landmarks.ts';
+import { livenessCropBox, liveProbability } from './liveness.ts';
+import { floatData, type FaceSessions, type OrtRuntime, type OrtTensor } from './ort-runtime.ts';
+import { createQualityScratch, measureFace, type FaceQualityMetrics } from './quality.ts';
+import { cropResize, DETECT_FORMAT, LANDMARK_FORMAT, LIVENESS_FORMAT } from './sample.ts';
+
+export interface FaceAnalysis {
+	/** Face box from the detector, in image pixels. */
+	box: Box;
+	score: number;
+	landmarks: Landmarks68;
+	landmarks5: Landmarks5;
+	/** L2-normalised 512-d embedding (null when not requested). */
+	embedding: Float32Array | null;
+	/** Live probability 0–1 (null when not requested). */
+	liveness: number | null;
+	quality: FaceQualityMetrics;
+}
+
+export interface AnalyseOptions {
+	/** Compute embeddings (default true). */
+	embed?: boolean;
+	/** Compute liveness (default true). */
+	liveness?: boolean;
+	/** Analyse at most this many faces, largest first (default: all). */
+	maxFaces?: number;
+}
+
+interface Input {
+	data: Float32Array;
+	tensor: OrtTensor;
+}
+
+export class FacePipeline {
+	readonly #sessions: FaceSessions;
+	readonly #detect: Input;
+	readonly #landmark: Input;
+	readonly #feature: Input;
+	readonly #liveness: Input;
+	readonly #quality = createQualityScratch();
+
+	constructor(runtime: OrtRuntime, sessions: FaceSessions) {
+		this.#sessions = sessions;
+		const input = (dims: number[]): Input => {
+			const data = new Float32Array(dims.reduce((a, b) => a * b, 1));
+			return { data, tensor: runtime.tensor(data, dims) };
+		};
+		this.#detect = input([1, 3, DETECT_HEIGHT, DETECT_WIDTH]);
+		this.#landmark = input([1, 1, LANDMARK_SIZE, LANDMARK_SIZE]);
+		this.#feature = input([1, 3, FEATURE_SIZE, FEATURE_SIZE]);
+		this.#liveness = input([1, 3, LIVENESS_SIZE, LIVENESS_SIZE]);
+	}
+
+	/** Faces in the image, best score first. */
+	async detect(image: RgbaImage): Promise<Detection[]> {
+		cropResize(image, { x: 0, y: 0, width: image.width, height: image.height }, DETECT_WIDTH, DETECT_HEIGHT, DETECT_FORMAT, this.#detect.data);
+		const out = await this.#run('detect', this.#detect);
+		return decodeDetections(floatData(out.scores, 'scores'), floatData(out.boxes, 'boxes'), image.width, image.height);
+	}
+
+	/** 68 landmarks of the face in `box` (a detector box), in image pixels. */
+	async landmarks(image: RgbaImage, box: Box): Promise<Landmarks68> {
+		const crop = shiftInside(squareBox(box), image.width, image.height);
+		cropResize(image, crop, LANDMARK_SIZE, LANDMARK_SIZE, LANDMARK_FORMAT, this.#landmark.data);
+		const out = await this.#run('landmark', this.#landmark);
+		return decodeLandmarks(floatData(out.output, 'output'), crop);
+	}
+
+	/** L2-normalised embedding of the face aligned on its five points. */
+	async embed(image: RgbaImage, five: Landmarks5): Promise<Float32Array> {
+		alignFace(image, five, this.#feature.data);
+		const out = await this.#run('feature', this.#feature);
+		const embedding = floatData(out.output, 'output');
+		if (embedding.length !== EMBEDDING_LENGTH) throw new RangeError(`embedding has ${embedding.length} values`);
+		return l2Normalize(Float32Array.from(embedding));
+	}
+
+	/** Live probability (0–1) of the face in `box` (a detector box). */
+	async liveness(image: RgbaImage, box: Box): Promise<number> {
+		const crop = livenessCropBox(squareBox(box), image.width, image.height);
+		cropResize(image, crop, LIVENESS_SIZE, LIVENESS_SIZE, LIVENESS_FORMAT, this.#liveness.data);
+		const out = await this.#run('liveness', this.#liveness);
+		return liveProbability(floatData(out.output, 'output'));
+	}
+
+	/** Everything about every face (largest first). */
+	async analyse(image: RgbaImage, options: AnalyseOptions = {}): Promise<FaceAnalysis[]> {
+		const { embed = true, liveness = true, maxFaces = Infinity } = options;
+		const detections = (await this.detect(image))
+			.sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height)
+			.slice(0, maxFaces);
+		const faces: FaceAnalysis[] = [];
+		for (const { box, score } of detections) {
+			const landmarks = await this.landmarks(image, box);
+			const landmarks5 = fivePoints(landmarks);
+			faces.push({
+				box,
+				score,
+				landmarks,
+				landmarks5,
+				embedding: embed ? await this.embed(image, landmarks5) : null,
+				liveness: liveness ? await this.liveness(image, box) : null,
+				quality: measureFace(image, box, landmarks, this.#quality)
+			});
+		}
+		return faces;
+	}
+
+	async #run(model: keyof FaceSessions, input: Input): Promise<Record<string, OrtTensor>> {
+		const session = this.#sessions[model];
+		return session.run({ [session.inputNames[0]]: input.tensor });
+	}
+}

@@ -1,0 +1,94 @@
+// Every threshold of the face pipeline in one place. Model constants come from /work/shared/MODELS.md
+// (measured); quality-gate constants are ours, calibrated on the fixture faces and webcam frames.
+
+/** fr_detect input size (width × height) and decoding. */
+export const DETECT_WIDTH = 320;
+export const DETECT_HEIGHT = 240;
+/** Minimum class-1 (face) score of an fr_detect prior. */
+export const DETECT_SCORE_THRESHOLD = 0.65;
+/** IoU above which two detections are the same face. */
+export const DETECT_NMS_IOU = 0.4;
+
+export const LANDMARK_SIZE = 64;
+export const FEATURE_SIZE = 112;
+export const EMBEDDING_LENGTH = 512;
+export const LIVENESS_SIZE = 128;
+/** The liveness crop is the square face box scaled by this factor (less when the image is too small). */
+export const LIVENESS_CROP_SCALE = 2.7;
+/** Live probability (softmax index 0) at or above which a face counts as live. */
+export const LIVENESS_THRESHOLD = 0.6;
+
+/**
+ * Cosine similarity at or above which two faces are the same person (fr_feature, 5-point alignment).
+ * Chosen by scripts/eval/faces.ts on the fixture pairs; see bench/results/faces-eval.md.
+ */
+export const MATCH_THRESHOLD = 0.45;
+
+/** Side of the grey face crop on which sharpness and exposure are measured (fixed, so values compare across face sizes). */
+export const QUALITY_CROP_SIZE = 128;
+/**
+ * Face sizes in the face_scan settings (minFaceSize, maxFaceSize) are face-box widths in pixels of a
+ * frame this wide: a 1280-px camera frame counts half, so the setting means the same on every camera.
+ */
+export const FACE_SIZE_REFERENCE_WIDTH = 640;
+/** Largest distance of the face centre from the frame centre, as a fraction of the frame's width / height. */
+export const MAX_CENTRE_OFFSET = 0.2;
+/** Largest head angles, in degrees (approximations from 2D landmarks: see quality.ts). */
+export const MAX_YAW = 20;
+export const MAX_PITCH = 20;
+export const MAX_ROLL = 15;
+/** Mean luminance (0–255) of the face crop outside which the face is too dark / too bright. */
+export const MIN_LUMINANCE = 60;
+export const MAX_LUMINANCE = 200;
+/** Eye aspect ratio below which an eye counts as closed (blink detection). */
+export const EYE_CLOSED_EAR = 0.2;
+
+/** face_scan node defaults, as the interface spec gives them. */
+export const FACE_SCAN_DEFAULTS = {
+	minFaceSize: 100,
+	maxFaceSize: 400,
+	blurThreshold: 50,
+	qualityThreshold: 0.7
+} as const;
+
+/**
+ * Active liveness challenges (challenge.ts). Yaw is measured from 68 landmarks (quality.ts headPose);
+ * on the fixture portraits a "frontal" face reads −16…+19°, so a turn counts by how far yaw moves from
+ * the user's own frontal baseline, not by its absolute value.
+ */
+export const CHALLENGE_TURN_DELTA = 18;
+/** Largest |yaw| of a frame that may serve as the frontal baseline of a turn. */
+export const CHALLENGE_FRONTAL_YAW = 20;
+/** Open eyes read 0.17–0.40 (eye aspect ratio) on the fixtures; a blink is a dip below this share of the open value… */
+export const BLINK_CLOSED_RATIO = 0.6;
+/** …followed by eyes open again (at least this share of the open value). */
+export const BLINK_REOPEN_RATIO = 0.85;
+/** Fewest frames with a face that a challenge is judged on. */
+export const CHALLENGE_MIN_SAMPLES = 3;
+/** Grey-thumbnail mean absolute difference (0–255) under which two frames count as the same picture. */
+export const FROZEN_FRAME_DIFF = 0.6;
+
+/**
+ * MediaPipe's BlazeFace box → the box fr_detect would give (fr_landmark and the quality crop expect
+ * the latter): measured on the fixture portraits in Chromium, fr_detect's box is 1.26× as tall as
+ * BlazeFace's square and centred 0.14 of its side higher (it includes the forehead).
+ */
+export const BLAZE_TO_FR_SIDE = 1.26;
+export const BLAZE_TO_FR_CENTRE_Y = -0.14;
+/**
+ * 68 landmarks → fr_detect's box (47 fixture faces, server models): height 1.40× the landmarks'
+ * height (sd 0.13), top 0.387 of it above the highest landmark (sd 0.11), same centre x (sd 0.04).
+ */
+export const LANDMARKS_TO_FR_HEIGHT = 1.4;
+export const LANDMARKS_TO_FR_TOP = -0.387;
+/**
+ * BlazeFace keypoints → yaw: the nose between the ear tragions, asin-scaled like headPose, then this
+ * gain. Against headPose on 68 landmarks (fixture portraits, full size and letterboxed to 640×480) the
+ * ratio runs 0.42–0.70; 0.55 is the middle. Only the live guidance uses it; the server's gate and the
+ * challenge use the landmarks.
+ */
+export const KEYPOINT_YAW_GAIN = 0.55;
+/** Nose tip height between eye line (0) and mouth centre (1) of a frontal face, BlazeFace keypoints. */
+export const KEYPOINT_PITCH_NEUTRAL = 0.53;
+/** fr_detect's box is 0.89× as wide as BlazeFace's (same fixtures): minFaceSize/maxFaceSize mean fr_detect widths. */
+export const BLAZE_TO_FR_WIDTH = 0.89;

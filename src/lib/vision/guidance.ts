@@ -1,0 +1,27 @@
+// What the user is told while a face node runs: one i18n key at a time (under `face.`), chosen from
+// the quality gate's reasons, the phase and the challenge. Pure, so the wording logic is testable.
+import type { FaceFailureReason } from '#lib/domain/page/face-evidence.schema.ts';
+import type { Challenge } from './challenge.ts';
+import type { QualityReason } from './quality-gate.ts';
+
+const REASON_KEYS: Record<QualityReason, string> = {
+	noFace: 'guidance.noFace',
+	multipleFaces: 'guidance.multipleFaces',
+	tooSmall: 'guidance.moveCloser',
+	tooLarge: 'guidance.moveBack',
+	offCentre: 'guidance.centre',
+	notFrontal: 'guidance.lookStraight',
+	blurry: 'guidance.holdStill',
+	tooDark: 'guidance.moreLight',
+	tooBright: 'guidance.tooBright'
+};
+
+/** The key for the most actionable failed check (the gate lists them most actionable first). */
+export function guidanceFor(reasons: readonly QualityReason[]): string {
+	return reasons.length ? REASON_KEYS[reasons[0]] : 'guidance.good';
+}
+
+export const challengeKey = (c: Challenge) => `guidance.${c}`;
+
+/** Plain words for why a try failed (`face.failure.*`). */
+export const failureKey = (reason: FaceFailureReason) => `failure.${reason}`;

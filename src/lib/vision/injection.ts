@@ -1,0 +1,97 @@
+// Signs that the "camera" is not a camera: a virtual-camera driver, a still picture fed in (frozen
+// frames), a short clip played in a loop, or frame timing no real sensor produces. Each is a signal,
+// not proof: they are recorded in the node report, and decide the verdict only outside sandbox
+// sessions (Chromium's fake camera, used by the tests, trips several of them by design).
+import { FROZEN_FRAME_DIFF } from './face-thresholds.ts';
+import type { Box, RgbaImage } from './image.ts';
+import { mean } from './quality.ts';
+import { cropResize, GRAY_FORMAT } from './sample.ts';
+
+/** Labels of virtual-camera drivers and of browsers' fake capture devices (lower case). */
+const VIRTUAL_CAMERA = /\b(virtual|obs|manycam|snap camera|xsplit|vcam|camtwist|splitcam|mmhmm|chromacam|youcam|fake|dummy|v4l2 ?loopback|e2esoft)\b|fake_device/i;
+
+/** Whether a MediaStreamTrack / device label names a virtual camera. */
+export function isVirtualCameraLabel(label: string | null | undefined): boolean {
+	return !!label && VIRTUAL_CAMERA.test(label);
+}
+
+/** Side of the grey thumbnail a frame is reduced to for frozen/loop checks. */
+export const SIGNATURE_SIZE = 16;
+
+/** A small grey thumbnail of `box` (default: the whole frame), values 0–255. */
+export function frameSignature(image: RgbaImage, box?: Box, out = new Float32Array(SIGNATURE_SIZE * SIGNATURE_SIZE)): Float32Array {
+	return cropResize(image, box ?? { x: 0, y: 0, width: image.width, height: image.height }, SIGNATURE_SIZE, SIGNATURE_SIZE, GRAY_FORMAT, out);
+}
+
+/** Mean absolute difference of two signatures, 0–255. */
+export function signatureDistance(a: ArrayLike<number>, b: ArrayLike<number>): number {
+	let sum = 0;
+	for (let i = 0; i < a.length; i++) sum += Math.abs(a[i] - b[i]);
+	return a.length ? sum / a.length : 0;
+}
+
+export interface MotionSignals {
+	/** Share (0–1) of consecutive frame pairs that are the same picture. */
+	frozenShare: number;
+	/** Every pair is the same picture: a still image, not a camera. */
+	frozen: boolean;
+	/** A frame reappears after different ones in between: a short clip played in a loop. */
+	looped: boolean;
+	/** Mean difference between consecutive frames (0–255). */
+	meanChange: number;
+}
+
+/**
+ * Frozen and looping frames from signatures in time order. Real sensors add noise, so two real
+ * frames never match to FROZEN_FRAME_DIFF; a re-encoded still matches exactly.
+ */
+export function motionSignals(signatures: readonly ArrayLike<number>[], threshold = FROZEN_FRAME_DIFF): MotionSignals {
+	const n = signatures.length;
+	if (n < 2) return { frozenShare: 0, frozen: false, looped: false, meanChange: 0 };
+	const changes: number[] = [];
+	let same = 0;
+	for (let i = 1; i < n; i++) {
+		const d = signatureDistance(signatures[i - 1], signatures[i]);
+		changes.push(d);
+		if (d < threshold) same++;
+	}
+	let looped = false;
+	for (let i = 0; i < n && !looped; i++) {
+		for (let j = i + 2; j < n; j++) {
+			// Different frames in between, yet j repeats i.
+			const between = changes.slice(i, j).some((c) => c >= threshold);
+			if (between && signatureDistance(signatures[i], signatures[j]) < threshold / 2) {
+				looped = true;
+				break;
+			}
+		}
+	}
+	return { frozenShare: same / (n - 1), frozen: same === n - 1, looped, meanChange: mean(changes) };
+}
+
+export interface TimingSignals {
+	frames: number;
+	/** Frames a second over the sampled span. */
+	fps: number;
+	/** Coefficient of variation of the intervals (0 = a metronome). */
+	jitter: number;
+	/** Timestamps went backwards or repeated. */
+	nonMonotonic: boolean;
+}
+
+/** Timing of frame timestamps (ms). */
+export function timingSignals(times: readonly number[]): TimingSignals {
+	const n = times.length;
+	if (n < 2) return { frames: n, fps: 0, jitter: 0, nonMonotonic: false };
+	const intervals: number[] = [];
+	let nonMonotonic = false;
+	for (let i = 1; i < n; i++) {
+		const d = times[i] - times[i - 1];
+		if (!(d > 0)) nonMonotonic = true;
+		intervals.push(d);
+	}
+	const m = mean(intervals);
+	const sd = Math.sqrt(mean(intervals.map((d) => (d - m) ** 2)));
+	const span = times[n - 1] - times[0];
+	return { frames: n, fps: span > 0 ? ((n - 1) * 1000) / span : 0, jitter: m > 0 ? sd / m : 0, nonMonotonic };
+}

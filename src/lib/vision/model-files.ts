@@ -1,0 +1,23 @@
+// Where the app serves the model and WASM files that scripts/build-models.js copies into static/models
+// (see static/models/manifest.json for sizes and hashes). Paths are relative to the site root.
+export const MODELS_BASE = '/models';
+
+export const MODEL_FILES = {
+	/** Directory for FilesetResolver.forVisionTasks(): it picks vision_wasm_internal or the no-SIMD build. */
+	mediapipeWasmDir: `${MODELS_BASE}/mediapipe`,
+	/** BlazeFace short range with the TFLite metadata tasks-vision needs (written by the build). */
+	faceDetector: `${MODELS_BASE}/mediapipe/face_detection_short_range.tflite`,
+	frDetect: `${MODELS_BASE}/faceplugin/fr_detect.onnx`,
+	frLandmark: `${MODELS_BASE}/faceplugin/fr_landmark.onnx`,
+	frFeature: `${MODELS_BASE}/faceplugin/fr_feature.onnx`,
+	frLiveness: `${MODELS_BASE}/faceplugin/fr_liveness.onnx`,
+	frPose: `${MODELS_BASE}/faceplugin/fr_pose.onnx`,
+	frEye: `${MODELS_BASE}/faceplugin/fr_eye.onnx`,
+	/** Set as onnxruntime-web's env.wasm.wasmPaths (a directory, trailing slash). */
+	ortWasmDir: `${MODELS_BASE}/ort/`,
+	ocrDetect: `${MODELS_BASE}/ocr/ch_PP-OCRv4_det_infer.onnx`,
+	ocrRecognise: `${MODELS_BASE}/ocr/ch_PP-OCRv4_rec_infer.onnx`,
+	ocrKeys: `${MODELS_BASE}/ocr/ppocr_keys_v1.txt`,
+	zxingReaderWasm: `${MODELS_BASE}/zxing/zxing_reader.wasm`,
+	manifest: `${MODELS_BASE}/manifest.json`
+} as const;

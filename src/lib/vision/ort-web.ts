@@ -1,0 +1,49 @@
+// The face pipeline's sessions on onnxruntime-web (browser worker). Takes the onnxruntime-web module
+// as an argument, so the caller picks the bundle: `onnxruntime-web/wasm` (CPU, SIMD, one thread: works
+// without cross-origin isolation, which an embedded iframe rarely has) or `onnxruntime-web` (adds
+// WebGPU). Model and WASM files come from our own origin (static/models, see model-files.ts).
+import type * as OrtWeb from 'onnxruntime-web';
+import { MODEL_FILES } from './model-files.ts';
+import type { FaceSessions, OrtRuntime, OrtSession } from './ort-runtime.ts';
+
+export interface WebFaceSessionOptions {
+	/** Fetches a model file (default: fetch() from our origin). */
+	load?: (url: string) => Promise<Uint8Array>;
+	/** The runtime's .wasm bytes, when the caller has them (tests, or a worker that prefetched). */
+	wasmBinary?: Uint8Array;
+	/** Execution providers in order of preference (default ['wasm']). */
+	executionProviders?: string[];
+	/** Threads; more than one needs cross-origin isolation (default 1). */
+	threads?: number;
+}
+
+/** A runtime over the given onnxruntime-web module. */
+export function webRuntime(ort: typeof OrtWeb): OrtRuntime {
+	return { tensor: (data, dims) => new ort.Tensor('float32', data, [...dims]) };
+}
+
+async function fetchBytes(url: string): Promise<Uint8Array> {
+	const response = await fetch(url);
+	if (!response.ok) throw new Error(`could not load ${url}: HTTP ${response.status}`);
+	return new Uint8Array(await response.arrayBuffer());
+}
+
+/** Creates the four face sessions with onnxruntime-web. */
+export async function createWebFaceSessions(ort: typeof OrtWeb, options: WebFaceSessionOptions = {}): Promise<FaceSessions> {
+	const { load = fetchBytes, wasmBinary, executionProviders = ['wasm'], threads = 1 } = options;
+	ort.env.wasm.numThreads = threads;
+	if (wasmBinary) ort.env.wasm.wasmBinary = wasmBinary;
+	else ort.env.wasm.wasmPaths = MODEL_FILES.ortWasmDir;
+	const create = async (url: string): Promise<OrtSession> =>
+		(await ort.InferenceSession.create(await load(url), {
+			executionProviders,
+			graphOptimizationLevel: 'all'
+		})) as unknown as OrtSession;
+	const [detect, landmark, feature, liveness] = await Promise.all([
+		create(MODEL_FILES.frDetect),
+		create(MODEL_FILES.frLandmark),
+		create(MODEL_FILES.frFeature),
+		create(MODEL_FILES.frLiveness)
+	]);
+	return { detect, landmark, feature, liveness };
+}

@@ -1,0 +1,135 @@
+// Resampling an RGBA image into a model's input tensor, the one place where browser and server must
+// agree bit for bit on pre-processing (so both compute the same embedding from the same pixels).
+import { assertRgba, type Affine, type Box, type RgbaImage } from './image.ts';
+
+/** How pixels become tensor values: channel order, then (value − mean) · scale. */
+export interface TensorFormat {
+	/** 'rgb' and 'bgr' write 3 planes (CHW); 'gray' writes 1 plane with ITU-R BT.601 weights (as OpenCV). */
+	channels: 'rgb' | 'bgr' | 'gray';
+	mean: number;
+	scale: number;
+	/**
+	 * Average k×k samples per output pixel when shrinking (default true). Off reproduces OpenCV's
+	 * INTER_LINEAR resize, which reads only the 2×2 nearest pixels: models trained on such aliased
+	 * crops (texture-sensitive liveness) expect it.
+	 */
+	antialias?: boolean;
+}
+
+/** (v − 127) / 128, RGB: fr_detect. */
+export const DETECT_FORMAT: TensorFormat = { channels: 'rgb', mean: 127, scale: 1 / 128 };
+/** (v − 127) / 128, BGR: fr_feature (ArcFace-style). */
+export const FEATURE_FORMAT: TensorFormat = { channels: 'bgr', mean: 127, scale: 1 / 128 };
+/** Raw 0–255, BGR, plain bilinear like OpenCV's resize: fr_liveness (RGB input fails half the live frames; an anti-aliased crop lowers live scores, e.g. 0.64 instead of 0.98 on a phone photo). */
+export const LIVENESS_FORMAT: TensorFormat = { channels: 'bgr', mean: 0, scale: 1, antialias: false };
+/** Grey / 256: fr_landmark. */
+export const LANDMARK_FORMAT: TensorFormat = { channels: 'gray', mean: 0, scale: 1 / 256 };
+/** Grey 0–255: quality metrics. */
+export const GRAY_FORMAT: TensorFormat = { channels: 'gray', mean: 0, scale: 1 };
+
+/**
+ * Fills `out` (CHW, `width`×`height`) by sampling `image` at `toSource`·(u, v) for every output pixel
+ * (u, v), in OpenCV's warpAffine convention (pixel centres at integer coordinates). Bilinear; when the
+ * map shrinks by more than 1.5× it averages k×k bilinear samples per output pixel so that large photos
+ * are not aliased. Outside the image the pixel is black (0, before normalisation), as warpAffine's default.
+ */
+export function sampleAffine(
+	image: RgbaImage,
+	toSource: Affine,
+	width: number,
+	height: number,
+	format: TensorFormat,
+	out: Float32Array
+): Float32Array {
+	assertRgba(image);
+	const planes = format.channels === 'gray' ? 1 : 3;
+	if (out.length < planes * width * height) throw new RangeError('output tensor is too small');
+	const [a, b, c, d, e, f] = toSource;
+	const shrink = Math.sqrt(Math.abs(a * e - b * d));
+	const k = shrink > 1.5 && format.antialias !== false ? Math.min(8, Math.ceil(shrink)) : 1;
+	const plane = width * height;
+	const src = image.data;
+	const sw = image.width;
+	const sh = image.height;
+	const bgr = format.channels === 'bgr';
+	const { mean, scale } = format;
+	const inv = 1 / (k * k);
+	for (let v = 0; v < height; v++) {
+		for (let u = 0; u < width; u++) {
+			let r = 0;
+			let g = 0;
+			let bl = 0;
+			for (let sy = 0; sy < k; sy++) {
+				const vv = k === 1 ? v : v + (sy + 0.5) / k - 0.5;
+				for (let sx = 0; sx < k; sx++) {
+					const uu = k === 1 ? u : u + (sx + 0.5) / k - 0.5;
+					const x = a * uu + b * vv + c;
+					const y = d * uu + e * vv + f;
+					const x0 = Math.floor(x);
+					const y0 = Math.floor(y);
+					const fx = x - x0;
+					const fy = y - y0;
+					if (x0 >= 0 && y0 >= 0 && x0 < sw - 1 && y0 < sh - 1) {
+						// All four neighbours inside: the common case, without per-tap checks.
+						const p = (y0 * sw + x0) * 4;
+						const q = p + sw * 4;
+						const w00 = (1 - fx) * (1 - fy);
+						const w01 = fx * (1 - fy);
+						const w10 = (1 - fx) * fy;
+						const w11 = fx * fy;
+						r += w00 * src[p] + w01 * src[p + 4] + w10 * src[q] + w11 * src[q + 4];
+						g += w00 * src[p + 1] + w01 * src[p + 5] + w10 * src[q + 1] + w11 * src[q + 5];
+						bl += w00 * src[p + 2] + w01 * src[p + 6] + w10 * src[q + 2] + w11 * src[q + 6];
+						continue;
+					}
+					// Near or outside the border: each neighbour weighted, black outside the image.
+					for (let n = 0; n < 4; n++) {
+						const xi = x0 + (n & 1);
+						const yi = y0 + (n >> 1);
+						if (xi < 0 || yi < 0 || xi >= sw || yi >= sh) continue;
+						const w = ((n & 1) === 1 ? fx : 1 - fx) * ((n >> 1) === 1 ? fy : 1 - fy);
+						if (w === 0) continue;
+						const p = (yi * sw + xi) * 4;
+						r += w * src[p];
+						g += w * src[p + 1];
+						bl += w * src[p + 2];
+					}
+				}
+			}
+			r *= inv;
+			g *= inv;
+			bl *= inv;
+			const i = v * width + u;
+			if (planes === 1) {
+				out[i] = (0.299 * r + 0.587 * g + 0.114 * bl - mean) * scale;
+			} else {
+				out[i] = ((bgr ? bl : r) - mean) * scale;
+				out[plane + i] = (g - mean) * scale;
+				out[2 * plane + i] = ((bgr ? r : bl) - mean) * scale;
+			}
+		}
+	}
+	return out;
+}
+
+/**
+ * The output→source map that stretches `box` onto a `width`×`height` grid, in OpenCV resize's
+ * convention (pixel areas aligned, not corners): src = box.x + (u + 0.5)·sx − 0.5.
+ */
+export function boxToGrid(box: Box, width: number, height: number): Affine {
+	const sx = box.width / width;
+	const sy = box.height / height;
+	return [sx, 0, box.x + 0.5 * sx - 0.5, 0, sy, box.y + 0.5 * sy - 0.5];
+}
+
+/** Crops `box` out of `image` and resizes it to `width`×`height` into `out`. */
+export function cropResize(
+	image: RgbaImage,
+	box: Box,
+	width: number,
+	height: number,
+	format: TensorFormat,
+	out: Float32Array
+): Float32Array {
+	return sampleAffine(image, boxToGrid(box, width, height), width, height, format, out);
+}

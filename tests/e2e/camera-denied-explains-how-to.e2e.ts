@@ -1,0 +1,28 @@
+import { expect, test } from '@playwright/test';
+import { text } from './support/catalogue.ts';
+import { FLOWS, attachScreens, createSession, getSession } from './support/journey.ts';
+
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+// No --use-fake-ui-for-media-stream: headless Chromium then turns the prompt down.
+test.use({ launchOptions: { executablePath: chromium, args: ['--use-fake-device-for-media-stream', '--deny-permission-prompts'] } });
+
+test('the page explains how to allow it again in this browser, and the flow can go on', async ({ page }, testInfo) => {
+	const session = await createSession({ flow: FLOWS.cameraWithPermissions });
+	await page.goto(session.path);
+	await expect(page.getByTestId('consent')).toHaveText(text('en', 'permissions:consent'));
+	await page.getByTestId('permissions-continue').click();
+	const problem = page.getByTestId('permission-problem');
+	await expect(problem).toHaveAttribute('data-problem', 'denied');
+	await expect(problem).toContainText(text('en', 'permissions:deniedTitle'));
+	await expect(problem).toContainText(text('en', 'permissions:howTo.chromeDesktop'));
+	await expect(page.getByRole('button', { name: text('en', 'permissions:retry') })).toBeVisible();
+	await attachScreens(page, testInfo, 'camera denied');
+
+	// Going on without the camera reaches the flow's permissions node as a denial.
+	await page.getByRole('button', { name: text('en', 'permissions:continueAnyway') }).click();
+	await expect(page.locator('[data-screen="end"]')).toBeVisible();
+	const api = await getSession(session.id);
+	expect(api.status).toBe('complete');
+	expect(api.report.nodeReports.map((r: { nodeId: string; outcome: string }) => [r.nodeId, r.outcome])).toEqual([['perm', 'permissionsDenied']]);
+});

@@ -1,0 +1,56 @@
+import { expect, test } from '@playwright/test';
+import { text } from './support/catalogue.ts';
+import { FLOWS, baseUrl, createSession } from './support/journey.ts';
+
+const parentOrigin = () => process.env.VF_E2E_PARENT_ORIGIN!;
+
+test('inside an iframe on an allowed origin, the page runs with the camera and posts its events there', async ({ page }) => {
+	const session = await createSession({ flow: FLOWS.cameraWithPermissions });
+	await page.goto(`${parentOrigin()}/embed?src=${encodeURIComponent(baseUrl() + session.path)}`);
+	const frame = page.frameLocator('iframe');
+	await frame.getByTestId('permissions-continue').click();
+	// The camera works in the frame (allow="camera; microphone" + the page's Permissions-Policy).
+	await expect.poll(() => frame.locator('video').evaluate((v: HTMLVideoElement) => v.videoWidth)).toBeGreaterThan(0);
+	await frame.getByRole('button', { name: text('en', 'common:skipStep') }).click();
+	await expect(frame.locator('[data-screen="end"]')).toBeVisible();
+
+	await expect.poll(async () => (await page.evaluate(() => (window as any).veriflowMessages)).length).toBeGreaterThanOrEqual(4);
+	const messages: { origin: string; data: Record<string, unknown> }[] = await page.evaluate(() => (window as any).veriflowMessages);
+	expect(new Set(messages.map((m) => m.origin))).toEqual(new Set([baseUrl()]));
+	expect(messages.map((m) => m.data.type)).toEqual(['veriflow:ready', 'veriflow:node', 'veriflow:node', 'veriflow:complete']);
+	expect(messages.map((m) => m.data.nodeType).filter(Boolean)).toEqual(['permissions', 'document_scan']);
+	for (const { data } of messages) {
+		expect(data.sessionId).toBe(session.id);
+		// Ids and statuses only: nothing personal can ride along.
+		expect(Object.keys(data).every((k) => ['type', 'sessionId', 'status', 'nodeType', 'code'].includes(k))).toBe(true);
+	}
+	expect(messages.at(-1)!.data.status).toBe('complete');
+});
+
+test('an origin that is not allowed cannot frame the page', async ({ page }) => {
+	const session = await createSession({ flow: FLOWS.emailOnly });
+	// Same server, other host name: a different origin, absent from FRAME_ANCESTORS.
+	const other = parentOrigin().replace('localhost', '127.0.0.1');
+	const response = await page.request.get(`${baseUrl()}${session.path}`);
+	expect(response.headers()['content-security-policy']).toContain(`frame-ancestors 'self' ${parentOrigin()}`);
+	await page.goto(`${other}/embed?src=${encodeURIComponent(baseUrl() + session.path)}`);
+	await page.waitForTimeout(1000);
+	const frame = page.frames().find((f) => f !== page.mainFrame());
+	expect(await frame?.locator('[data-screen="permissions"]').count()).toBe(0);
+	expect(await page.evaluate(() => (window as any).veriflowMessages.length)).toBe(0);
+});
+
+test('a dead link inside the frame tells the embedding page why, with no session data', async ({ browser }) => {
+	const session = await createSession({ flow: FLOWS.emailOnly });
+	const first = await browser.newPage();
+	await first.goto(session.path);
+	await first.getByTestId('permissions-continue').click();
+	await expect(first.getByRole('heading', { name: text('en', 'email:title') })).toBeVisible();
+
+	const page = await (await browser.newContext()).newPage();
+	await page.goto(`${parentOrigin()}/embed?src=${encodeURIComponent(baseUrl() + session.path)}`);
+	await expect(page.frameLocator('iframe').locator('[data-screen="problem"]')).toHaveAttribute('data-problem', 'used');
+	await expect.poll(() => page.evaluate(() => (window as any).veriflowMessages.length)).toBe(1);
+	const [message] = await page.evaluate(() => (window as any).veriflowMessages);
+	expect(message).toEqual({ origin: baseUrl(), data: { type: 'veriflow:error', sessionId: null, status: null, code: 'client_secret_used' } });
+});
