@@ -14,7 +14,7 @@ const run = (cmd, args, env = {}) => spawnSync(cmd, args, { cwd: root, stdio: 'i
 if (!process.env.TEST_DATABASE_URL) console.log('› TEST_DATABASE_URL is not set: store suites run on PGlite only');
 if (run('npm', ['run', 'build']) !== 0) process.exit(1);
 
-const totals = { passed: 0, failed: 0, skipped: 0 };
+const totals = { passed: 0, failed: 0, skipped: 0, flaky: [] };
 const vitest = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}/vitest.json`]);
 try {
 	const r = JSON.parse(readFileSync(`${out}/vitest.json`, 'utf8'));
@@ -31,16 +31,30 @@ if (existsSync(e2eDir) && readdirSync(e2eDir, { recursive: true }).some((f) => S
 	playwright = run('npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: `${out}/playwright.json` });
 	try {
 		const r = JSON.parse(readFileSync(`${out}/playwright.json`, 'utf8'));
-		totals.passed += r.stats.expected;
+		totals.passed += r.stats.expected + r.stats.flaky;
 		totals.failed += r.stats.unexpected;
 		totals.skipped += r.stats.skipped;
+		totals.flaky = flakyTitles(r.suites ?? []);
 	} catch {
 		totals.failed += 1;
 	}
 }
 
+/** Tests that failed first and passed on their retry (Playwright's "flaky"). */
+function flakyTitles(suites) {
+	const out = [];
+	for (const s of suites) {
+		for (const spec of s.specs ?? []) {
+			if (spec.tests?.some((t) => t.status === 'flaky')) out.push(`${spec.file}: ${spec.title}`);
+		}
+		out.push(...flakyTitles(s.suites ?? []));
+	}
+	return out;
+}
+
 const failed = vitest !== 0 || playwright !== 0;
 if (failed && totals.failed === 0) totals.failed = 1; // a suite that crashed before reporting
-console.log(`\nTests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+if (totals.flaky.length) console.log(`\nPassed only on a retry:\n${totals.flaky.map((t) => `  ${t}`).join('\n')}`);
+console.log(`\nTests: ${totals.passed} passed${totals.flaky.length ? ` (${totals.flaky.length} on a retry)` : ''}, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failed ? 1 : 0);
 

@@ -1,14 +1,22 @@
 import { expect, test } from '@playwright/test';
 import { text } from './support/catalogue.ts';
-import { FLOWS, attachScreens, createSession, getSession } from './support/journey.ts';
+import { attachScreens, createSession, getSession } from './support/journey.ts';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 // No --use-fake-ui-for-media-stream: headless Chromium then turns the prompt down.
 test.use({ launchOptions: { executablePath: chromium, args: ['--use-fake-device-for-media-stream', '--deny-permission-prompts'] } });
 
+// A face step: the permissions page then also asks for biometric consent (a document scan alone does not).
+const FACE_FLOW = [
+	{ id: 'start', type: 'start', outcome: 'perm' },
+	{ id: 'perm', type: 'permissions', outcomes: { permissionsGranted: 'live', permissionsDenied: 'end' } },
+	{ id: 'live', type: 'liveness_detection', outcomes: { livenessDetected: 'end', deepfakeDetected: 'end', noFace: 'end' } },
+	{ id: 'end', type: 'end' }
+];
+
 test('the page explains how to allow it again in this browser, and the flow can go on', async ({ page }, testInfo) => {
-	const session = await createSession({ flow: FLOWS.cameraWithPermissions });
+	const session = await createSession({ flow: FACE_FLOW });
 	await page.goto(session.path);
 	await expect(page.getByTestId('consent')).toHaveText(text('en', 'permissions:consent'));
 	await page.getByTestId('permissions-continue').click();
