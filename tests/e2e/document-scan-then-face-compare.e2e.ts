@@ -94,3 +94,41 @@ test('a passport shown to a driving-licence-only node is refused with a clear me
 	expect(doc.details.previousTries[0]).toMatchObject({ reason: 'typeNotAllowed', documentType: 'MRTD_TYPE_PASSPORT' });
 	expect(session.report.extractedData ?? {}).toEqual({});
 });
+
+test('MULTI_SIDE: the front is captured, the page asks to turn the card over, waits for the back, and the server reads both', async () => {
+	test.setTimeout(120_000);
+	const cardClip = documentClip('id-card-front-then-back', [
+		{ still: 'documents/td1-id-front.jpg', seconds: 5 },
+		{ still: 'documents/td1-id-back.jpg', seconds: 12 }
+	]);
+	const created = await createSession({
+		flow: [
+			{ id: 'start', type: 'start', outcome: 'perm' },
+			{ id: 'perm', type: 'permissions', outcomes: { permissionsGranted: 'doc', permissionsDenied: 'end' } },
+			{ id: 'doc', type: 'document_scan', scanningMode: 'MULTI_SIDE', allowedDocumentTypes: ['MRTD_TYPE_IDENITY_CARD'], outcomes: Object.fromEntries(DOC_OUTCOMES.map((k) => [k, 'end'])) },
+			{ id: 'end', type: 'end' }
+		]
+	});
+	const browser = await browserWithCamera(cardClip);
+	try {
+		const page = await (await contextFor(browser, baseUrl())).newPage();
+		await page.goto(created.path);
+		await page.getByTestId('permissions-continue').click();
+		await expect(page.getByTestId('document-node')).toHaveAttribute('data-phase', 'flip', { timeout: 30_000 });
+		await expect(page.getByTestId('document-guidance')).toHaveText('Front captured. Turn your document over');
+		await expect(page.getByTestId('document-node')).toHaveAttribute('data-side', 'back');
+		await expect(page.locator('[data-screen="end"]')).toBeVisible({ timeout: 60_000 });
+	} finally {
+		await browser.close();
+	}
+	const session = await getSession(created.id);
+	const doc = session.report.nodeReports.find((r: any) => r.nodeId === 'doc');
+	expect(doc.outcome).toBe('scanSuccess');
+	// The portrait was found on the front; with no face node in the flow the page asked no biometric
+	// consent, so it is not kept as a face reference.
+	expect(doc.details).toMatchObject({ mrzFormat: 'TD1', documentType: 'MRTD_TYPE_IDENITY_CARD', portraitFound: true, portrait: { saved: false, because: 'noConsent' } });
+	// The front (portrait) and the back (MRZ) really were two different pictures.
+	expect(doc.details.sides).toEqual([expect.objectContaining({ side: 'front', mrzFound: false }), expect.objectContaining({ side: 'back', mrzFound: true })]);
+	expect(doc.details.documentPhotoIds).toHaveLength(2);
+	expect(session.report.extractedData).toMatchObject({ lastName: 'NOVAK', firstName: 'TOMAS JAN', documentNumber: 'LZ6311T47', mrzFormat: 'TD1' });
+});

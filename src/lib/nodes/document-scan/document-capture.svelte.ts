@@ -7,7 +7,7 @@ import type { NodeView } from '#lib/domain/page/page.schema.ts';
 import type { Quad, Raster } from '#lib/documents/raster.ts';
 import { CameraController } from '#lib/vision/camera.svelte.ts';
 import type { FaceRunnerLike } from '../face/face-runner.ts';
-import { checkFrame, type DocumentGuidance } from './document-check.ts';
+import { checkFrame, SAME_SIDE_MAX, sideSignature, signatureDistance, type DocumentGuidance } from './document-check.ts';
 import { uploadDocument, type CapturedSide } from './document-upload.ts';
 
 export type ScanningMode = 'SINGLE_SIDE' | 'MULTI_SIDE' | 'BARCODE';
@@ -73,6 +73,9 @@ export class DocumentCaptureState {
 	#deadline = 0;
 	#opened = performance.now();
 	#torchTrack: MediaStreamTrack | null = null;
+	/** MULTI_SIDE: the captured front's signature (the back must look different) and the last good frame. */
+	#frontSignature: Float32Array | null = null;
+	#lastGood: { frame: Raster; quad: Quad } | null = null;
 	/** Page-side measurements sent with the upload (never trusted by the server; the bench reads them). */
 	#stats = { checks: 0, checkMs: 0, framesSeen: 0, firstSeenAt: null as number | null, captureMs: 0, encodeMs: 0 };
 
@@ -154,8 +157,16 @@ export class DocumentCaptureState {
 		s.framesSeen++;
 		if (c.quad && s.firstSeenAt === null) s.firstSeenAt = performance.now();
 		const quad = c.quad ? (c.quad.map(([x, y]) => [x / frame.width, y / frame.height] as const) as unknown as Quad) : null;
-		const steady = c.good ? this.view.steady + 1 : 0;
-		this.view = { ...this.view, guidance: steady >= CAPTURE_AFTER ? 'capturing' : c.guidance, quad, steady };
+		let good = c.good;
+		let guidance = c.guidance;
+		// The back must not be the front again: until the card is turned over, say so.
+		if (good && c.quad && this.view.side === 'back' && this.#frontSignature && signatureDistance(sideSignature(frame, c.quad), this.#frontSignature) < SAME_SIDE_MAX) {
+			good = false;
+			guidance = 'flip';
+		}
+		if (good && c.quad) this.#lastGood = { frame, quad: c.quad };
+		const steady = good ? this.view.steady + 1 : 0;
+		this.view = { ...this.view, guidance: steady >= CAPTURE_AFTER ? 'capturing' : guidance, quad, steady };
 		if (steady >= CAPTURE_AFTER) void this.#capture(c.quality?.sharpness ?? 0, c.quality?.glare ?? 0, c.coverage);
 	}
 
@@ -181,6 +192,7 @@ export class DocumentCaptureState {
 		const side = this.sides[this.#captured.length];
 		this.#captured.push({ side, jpeg, t: t0 - this.#opened });
 		if (this.#captured.length < this.sides.length) {
+			this.#frontSignature = this.#lastGood ? sideSignature(this.#lastGood.frame, this.#lastGood.quad) : null;
 			// Front done: ask for the back, and give the user time to turn the card over.
 			this.view = { ...this.view, phase: 'flip', side: this.sides[this.#captured.length], guidance: null, quad: null, steady: 0 };
 			this.#later(() => {
@@ -211,6 +223,7 @@ export class DocumentCaptureState {
 		});
 		if (this.#destroyed) return;
 		this.#captured = [];
+		this.#frontSignature = null;
 		if (answer.kind === 'moved') {
 			this.view = { ...this.view, phase: 'done' };
 			this.#stop();
@@ -229,6 +242,7 @@ export class DocumentCaptureState {
 	/** After a failed upload: scan again from the first side. */
 	restart(): void {
 		this.#captured = [];
+		this.#frontSignature = null;
 		this.view = { ...this.view, phase: 'scanning', side: 'front', quad: null, steady: 0, error: null };
 	}
 

@@ -6,7 +6,7 @@ type Sharp = ReturnType<typeof sharp>;
 import { describe, expect, it } from 'vitest';
 import type { Raster } from '#lib/documents/raster.ts';
 import { glare, seededRandom } from '../../../../scripts/eval/camera-damage.ts';
-import { checkFrame } from './document-check.ts';
+import { checkFrame, SAME_SIDE_MAX, sideSignature, signatureDistance } from './document-check.ts';
 
 const DOCS = path.resolve(import.meta.dirname, '../../../../tests/fixtures/documents');
 
@@ -43,5 +43,18 @@ describe('checkFrame (the page’s per-frame look)', () => {
 		expect(checkFrame(small)).toMatchObject({ guidance: 'moveCloser', good: false });
 		const empty: Raster = { width: 640, height: 480, channels: 4, data: new Uint8ClampedArray(640 * 480 * 4).fill(90) };
 		expect(checkFrame(empty)).toMatchObject({ guidance: 'fitInFrame', good: false, quad: null });
+	});
+
+	it('tells the back of a card from its front (MULTI_SIDE waits until the card is turned over)', async () => {
+		const sig = async (file: string, op?: (s: Sharp) => Sharp) => {
+			const f = await frame(file, op);
+			const c = checkFrame(f);
+			return sideSignature(f, c.quad!);
+		};
+		const front = await sig('td1-id-front.jpg');
+		const frontMoved = await sig('td1-id-front.jpg', (s) => s.extend({ top: 12, left: 20, bottom: 0, right: 0, background: '#333a44' }).modulate({ brightness: 1.08 }));
+		const back = await sig('td1-id-back.jpg');
+		expect(signatureDistance(front, frontMoved)).toBeLessThan(SAME_SIDE_MAX);
+		expect(signatureDistance(front, back)).toBeGreaterThan(SAME_SIDE_MAX);
 	});
 });
