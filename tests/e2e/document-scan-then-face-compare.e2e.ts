@@ -3,6 +3,7 @@ import { documentClip } from './support/document-clips.ts';
 import { browserWithCamera, contextFor } from './support/face-clips.ts';
 import { QUICK } from './support/face-journey.ts';
 import { baseUrl, createSession, getSession } from './support/journey.ts';
+import { fakeCameraFile } from './support/fake-camera.ts';
 import { checkScreen } from './support/screens.ts';
 
 /*
@@ -131,4 +132,24 @@ test('MULTI_SIDE: the front is captured, the page asks to turn the card over, wa
 	expect(doc.details.sides).toEqual([expect.objectContaining({ side: 'front', mrzFound: false }), expect.objectContaining({ side: 'back', mrzFound: true })]);
 	expect(doc.details.documentPhotoIds).toHaveLength(2);
 	expect(session.report.extractedData).toMatchObject({ lastName: 'NOVAK', firstName: 'TOMAS JAN', documentNumber: 'LZ6311T47', mrzFormat: 'TD1' });
+});
+
+test('no document within the time limit: the page counts down and the node ends with scanTimeout', async () => {
+	test.setTimeout(60_000);
+	const created = await createSession({ flow: flow(['MRTD_TYPE_PASSPORT']).map((n) => (n.id === 'doc' ? { ...n, timeoutSeconds: 6 } : n)) });
+	// Chromium's test pattern: no document ever comes into view.
+	const browser = await browserWithCamera(fakeCameraFile());
+	try {
+		const page = await (await contextFor(browser, baseUrl())).newPage();
+		await page.goto(created.path);
+		await page.getByTestId('permissions-continue').click();
+		await expect(page.getByTestId('document-time-left')).toContainText(/Time left: 0:0[3-6]/);
+		await expect(page.getByTestId('document-node')).toHaveAttribute('data-guidance', 'fitInFrame');
+		await expect(page.locator('[data-screen="end"]')).toBeVisible({ timeout: 20_000 });
+	} finally {
+		await browser.close();
+	}
+	const session = await getSession(created.id);
+	const doc = session.report.nodeReports.find((r: any) => r.nodeId === 'doc');
+	expect(doc).toMatchObject({ outcome: 'scanTimeout', details: { reason: 'timeout', tries: 0 } });
 });
