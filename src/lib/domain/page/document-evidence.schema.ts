@@ -30,8 +30,8 @@ export const documentImageSchema = z.strictObject({
 
 const ms = z.number().min(0).max(600_000);
 
-/** What the page measured (logged next to the server's reading; never trusted). */
-export const documentClaimSchema = z.looseObject({
+/** What the page measured (kept next to the server's reading; never trusted). Unknown keys are dropped. */
+export const documentClaimSchema = z.object({
 	/** Sharpness (variance of the Laplacian) and glare share the page measured on the captured frame. */
 	sharpness: z.number().min(0).max(1e7).optional(),
 	glare: z.number().min(0).max(1).optional(),

@@ -16,7 +16,7 @@ import {
 import type { SubmitResponse } from '#lib/domain/page/page.schema.ts';
 import type { MrtdType } from '#lib/documents/document-type.ts';
 import { formatZodIssues } from '#lib/domain/zod-issues.ts';
-import type { ReadDocumentOptions, ReadDocumentResult, DocumentImageInput } from '../../documents/document-reader.service.ts';
+import type { DocumentImageInput, ReadDocumentOptions, ReadDocumentResult } from '../../documents/document-reader.service.ts';
 import { logger } from '../../logger.ts';
 import { IMAGE_TYPES, isAllowedMedia } from '../../media/magic-bytes.ts';
 import type { UnitOfWork } from '../../repositories/index.ts';
@@ -65,6 +65,12 @@ async function checkImage(bytes: Uint8Array | null, at: string): Promise<Uint8Ar
 	const { width = 0, height = 0 } = meta;
 	if (Math.min(width, height) < DOCUMENT_IMAGE_MIN_SIDE) throw invalid(`${at} is ${width}×${height}: a document photo needs at least ${DOCUMENT_IMAGE_MIN_SIDE} pixels on each side`);
 	if (Math.max(width, height) > DOCUMENT_IMAGE_MAX_SIDE) throw invalid(`${at} is ${width}×${height}: at most ${DOCUMENT_IMAGE_MAX_SIDE} pixels a side`);
+	// A header can be whole while the pixels are not: decode once, small (JPEG shrink-on-load keeps it cheap).
+	try {
+		await sharp(bytes).resize(64, 64, { fit: 'inside' }).raw().toBuffer();
+	} catch {
+		throw invalid(`${at} could not be decoded (truncated or corrupt)`);
+	}
 	return bytes;
 }
 
@@ -104,17 +110,10 @@ export class DocumentEvidenceService {
 		for (const image of ordered) {
 			uploads.push({ side: image.side, bytes: await checkImage(base64Bytes(image.image), `images[${request.images.indexOf(image)}] (${image.side})`) });
 		}
-		let reading: ReadDocumentResult;
-		try {
-			reading = await this.deps.read(
-				uploads.map((u) => u.bytes),
-				{ mode: settings.scanningMode, allowedDocumentTypes: settings.allowedDocumentTypes as MrtdType[], now: new Date(receivedAt) }
-			);
-		} catch (err) {
-			// sharp refuses a truncated or corrupt image only once it decodes the pixels.
-			if (/Input|VipsJpeg|corrupt|premature|unsupported image|bad seek|pngload|webp/i.test((err as Error)?.message ?? '')) throw invalid('An image could not be decoded (truncated or corrupt)');
-			throw err;
-		}
+		const reading = await this.deps.read(
+			uploads.map((u) => u.bytes),
+			{ mode: settings.scanningMode, allowedDocumentTypes: settings.allowedDocumentTypes as MrtdType[], now: new Date(receivedAt) }
+		);
 		const serverMs = Math.round(performance.now() - started);
 		logger.debug({ sessionId: session.id, nodeId, status: reading.status, type: reading.documentType, ms: serverMs }, 'document evidence read');
 		return submit(new ServerDocumentEvidence(nodeId, reading, uploads, request.claim, receivedAt, serverMs));

@@ -90,7 +90,7 @@ describe.each(STORE_KINDS)('document_scan on %s', (kind) => {
 		'reads the passport: scanSuccess, extractedData in the report, the document photo stored with media.document_photo, the portrait saved as face reference',
 		async () => {
 			const { sessionId, principal, state } = await start();
-			const done = await upload(principal, state, [{ side: 'front', image: doc('td3-passport.jpg') }], { sharpness: 2000, glare: 0 });
+			const done = await upload(principal, state, [{ side: 'front', image: doc('td3-passport.jpg') }], { sharpness: 2000, glare: 0, note: 'x'.repeat(5000) });
 			expect(done.notice).toBeUndefined();
 			expect(done.state.finished?.status).toBe('complete');
 			const report = await reportOf(sessionId);
@@ -99,6 +99,7 @@ describe.each(STORE_KINDS)('document_scan on %s', (kind) => {
 			expect(d).toMatchObject({ status: 'read', source: 'mrz', documentType: 'MRTD_TYPE_PASSPORT', mrzFormat: 'TD3', checkDigitsValid: true, portraitFound: true, tries: 1, problems: [] });
 			expect(d.sides).toEqual([expect.objectContaining({ side: 'front', edgesFound: true, mrzFound: true, blurry: false, glary: false })]);
 			expect(d.timings.rec).toBeGreaterThan(0);
+			// The page's measurements are kept as sent, anything else it adds is dropped.
 			expect(d.claim).toEqual({ sharpness: 2000, glare: 0 });
 
 			const { session } = await app.sessions.get(integrator, sessionId);
