@@ -11,9 +11,9 @@ test('the camera stays on in a video-call layout, pauses while the tab is hidden
 	const session = await createSession({ flow: FLOWS.cameraWithPermissions });
 	await page.goto(session.path);
 	await page.getByTestId('permissions-continue').click();
-	// The permissions node received the answer; the face step is not built yet and says so.
-	await expect(page.getByTestId('camera-pending')).toBeVisible();
-	const preview = page.locator('video');
+	// The permissions node received the answer; the document step shows the same camera.
+	await expect(page.getByTestId('document-node')).toBeVisible();
+	const preview = page.locator('video.self');
 	await expect(preview).toHaveAttribute('playsinline', '');
 	await expect.poll(() => preview.evaluate((v: HTMLVideoElement) => v.videoWidth)).toBeGreaterThan(0);
 	await attachScreens(page, testInfo, 'camera step with self view');
@@ -26,9 +26,9 @@ test('the camera stays on in a video-call layout, pauses while the tab is hidden
 	await setVisibility('hidden');
 	await expect(preview).toHaveCount(0);
 	await setVisibility('visible');
-	await expect.poll(() => page.locator('video').evaluate((v: HTMLVideoElement) => v.videoWidth)).toBeGreaterThan(0);
+	await expect.poll(() => page.locator('video.self').evaluate((v: HTMLVideoElement) => v.videoWidth)).toBeGreaterThan(0);
 
-	await page.getByRole('button', { name: text('en', 'common:skipStep') }).click();
+	await page.getByTestId('document-cancel').click();
 	await expect(page.locator('[data-screen="end"]')).toBeVisible();
 	await expect(page.locator('video')).toHaveCount(0);
 	const api = await getSession(session.id);
@@ -46,9 +46,9 @@ test('a session that keeps its video gets the camera recording, uploaded as it g
 	});
 	await page.goto(session.path);
 	await page.getByTestId('permissions-continue').click();
-	await expect(page.getByTestId('camera-pending')).toBeVisible();
+	await expect(page.getByTestId('document-node')).toBeVisible();
 	await expect.poll(() => uploads.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
-	await page.getByRole('button', { name: text('en', 'common:skipStep') }).click();
+	await page.getByTestId('document-cancel').click();
 	await expect(page.locator('[data-screen="end"]')).toBeVisible();
 
 	await expect.poll(async () => (await getSession(session.id)).report?.videos?.userVideoUrl ?? null, { timeout: 30_000 }).not.toBeNull();

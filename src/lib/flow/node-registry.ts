@@ -1,6 +1,6 @@
 import type { Component } from 'svelte';
 import type { NodeType } from '#lib/domain/flow/node-types.ts';
-import CameraPendingNode from '#lib/nodes/camera-pending/camera-pending-node.svelte';
+import DocumentScanNode from '#lib/nodes/document-scan/document-scan-node.svelte';
 import ConversationNode from '#lib/nodes/conversation/conversation-node.svelte';
 import EnterEmailNode from '#lib/nodes/enter-email/enter-email-node.svelte';
 import FaceCompareNode from '#lib/nodes/face-compare/face-compare-node.svelte';
@@ -14,8 +14,7 @@ import type { NodeProps } from './node-props.ts';
 
 /**
  * The component for each node type. Exhaustive by type: a new node type without a component
- * fails the type check. Camera types show "not available yet" until their capture component
- * replaces the entry here.
+ * fails the type check.
  */
 export const NODE_COMPONENTS = {
 	start: ServerNode,
@@ -31,7 +30,7 @@ export const NODE_COMPONENTS = {
 	face_scan: FaceScanNode,
 	face_compare: FaceCompareNode,
 	recognition: RecognitionNode,
-	document_scan: CameraPendingNode
+	document_scan: DocumentScanNode
 } satisfies Record<NodeType, Component<NodeProps>>;
 
 /** Node types whose screen is the avatar's conversation (the stage gets the most room). */

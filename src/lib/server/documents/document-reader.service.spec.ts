@@ -20,7 +20,7 @@ beforeAll(async () => {
 }, SLOW);
 
 describe('readDocument: MRZ documents', () => {
-	it.each(['td3-passport.jpg', 'td1-id-back.jpg', 'td2-card.jpg'])(
+	it.each(['td3-passport.jpg', 'td3-passport-2.jpg', 'td1-id-back.jpg', 'td2-card.jpg'])(
 		'reads %s exactly on a level image',
 		async (name) => {
 			const r = await reader.read(fixture(name), { mode: 'SINGLE_SIDE', now, encodeImages: false });

@@ -6,6 +6,7 @@ import type { SessionService } from '../session.service.ts';
 import type { OtpDelivery } from '../otp/otp-delivery.ts';
 import type { FaceEvidenceSink } from '../faces/face-evidence-sink.ts';
 import type { FaceTemplateCache } from '../faces/template-cache.ts';
+import type { DocumentMediaSink } from '../documents/document-media.ts';
 
 /** The dialog engine as the runner sees it (implemented in services/dialog). */
 export interface DialogPort {
@@ -35,4 +36,6 @@ export interface RunnerDeps {
 	otp: OtpDelivery;
 	/** Face nodes: where captures and screenshots go, and the enrolled faces' 1:N index. */
 	faces: { sink: FaceEvidenceSink; templates: FaceTemplateCache };
+	/** document_scan: where the document photos and the portrait go. */
+	documents: { sink: DocumentMediaSink };
 }

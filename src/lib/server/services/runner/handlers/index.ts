@@ -1,6 +1,6 @@
 import type { HandlerRegistry } from '../node-handler.ts';
-import { cameraNodeHandler } from './camera-pending.handler.ts';
 import { conversationHandler } from './conversation.handler.ts';
+import { documentScanHandler } from './document-scan.handler.ts';
 import { dataValidationHandler } from './data-validation.handler.ts';
 import { enterEmailHandler } from './enter-email.handler.ts';
 import { faceNodeHandler } from './face-node.handler.ts';
@@ -25,5 +25,6 @@ export const HANDLERS: HandlerRegistry = {
 	face_scan: faceNodeHandler('cancelled') as unknown as HandlerRegistry['face_scan'],
 	face_compare: faceNodeHandler('imageUnavailable') as unknown as HandlerRegistry['face_compare'],
 	recognition: faceNodeHandler('noFace') as unknown as HandlerRegistry['recognition'],
-	document_scan: cameraNodeHandler('userCancelled')
+	// The server reads the uploaded document image; a user's cancel is userCancelled.
+	document_scan: documentScanHandler
 };

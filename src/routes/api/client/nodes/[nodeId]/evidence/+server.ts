@@ -1,3 +1,4 @@
+import { MAX_DOCUMENT_EVIDENCE_BODY_BYTES } from '#lib/domain/page/document-evidence.schema.ts';
 import { MAX_EVIDENCE_BODY_BYTES } from '#lib/domain/page/face-evidence.schema.ts';
 import { getApp } from '#lib/server/app.ts';
 import { readJson } from '#lib/server/http/body.ts';
@@ -6,9 +7,17 @@ import { methodNotAllowed } from '#lib/server/http/api-route.ts';
 import { pageRoute } from '#lib/server/http/page-route.ts';
 import type { RequestEvent } from './$types';
 
-/** A face node's try: frames (JPEG), the aligned crop and the page's claim; the server decides. */
-export const POST = pageRoute<RequestEvent>(async (event, principal) =>
-	json(await getApp().faces.submit(principal, event.params.nodeId!, await readJson(event.request, MAX_EVIDENCE_BODY_BYTES)))
-);
+/**
+ * A camera node's try. Face nodes: frames (JPEG), the aligned crop and the page's claim. document_scan:
+ * the captured side(s) and the page's measurements. The server reads the evidence and decides.
+ */
+export const POST = pageRoute<RequestEvent>(async (event, principal) => {
+	const app = getApp();
+	const nodeId = event.params.nodeId!;
+	if (await app.documents.handles(principal, nodeId)) {
+		return json(await app.documents.submit(principal, nodeId, await readJson(event.request, MAX_DOCUMENT_EVIDENCE_BODY_BYTES)));
+	}
+	return json(await app.faces.submit(principal, nodeId, await readJson(event.request, MAX_EVIDENCE_BODY_BYTES)));
+});
 
 export const fallback = methodNotAllowed(['POST']);

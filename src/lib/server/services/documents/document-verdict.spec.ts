@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { checkAllowedDocumentType } from '#lib/documents/document-type.ts';
+import { judgeDocument, refusalOf } from './document-verdict.ts';
+
+const side = (edges = true) => ({ width: 1000, height: 700, quad: edges ? ([[0, 0], [1, 0], [1, 1], [0, 1]] as const) : null, deskewAngle: 0, flipped: false, documentImage: null, mrzFound: true, barcodes: 0, quality: null });
+const read = (type: Parameters<typeof checkAllowedDocumentType>[0], allowed: Parameters<typeof checkAllowedDocumentType>[1], problems: string[] = []) => ({
+	status: 'read' as const,
+	decision: checkAllowedDocumentType(type, allowed),
+	problems: problems as never[],
+	sides: [side()]
+});
+const unreadable = (problems: string[], edges = true) => ({ status: 'unreadable' as const, decision: checkAllowedDocumentType(null, []), problems: problems as never[], sides: [side(edges)] });
+
+describe('document verdict', () => {
+	it('accepts an allowed type, whatever its expiry or check digits say (they are reported)', () => {
+		expect(refusalOf(read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT'], ['DOCUMENT_EXPIRED', 'CHECK_DIGIT_MISMATCH']))).toBeNull();
+	});
+	it('names what the user can change first', () => {
+		expect(refusalOf(unreadable(['NO_MRZ', 'BLURRY', 'GLARE']))).toBe('blurry');
+		expect(refusalOf(unreadable(['NO_MRZ', 'GLARE']))).toBe('glare');
+		expect(refusalOf(unreadable(['NO_DOCUMENT_EDGES', 'NO_MRZ'], false))).toBe('noDocument');
+		expect(refusalOf(unreadable(['NO_MRZ', 'NO_BARCODE']))).toBe('unreadable');
+	});
+	it('refuses other types and unclassified documents', () => {
+		expect(refusalOf(read('MRTD_TYPE_IDENITY_CARD', ['MRTD_TYPE_PASSPORT']))).toBe('typeNotAllowed');
+		expect(refusalOf(read('MRTD_TYPE_UNKNOWN', ['MRTD_TYPE_PASSPORT']))).toBe('typeUnknown');
+		expect(refusalOf(read('MRTD_TYPE_UNKNOWN', ['MRTD_TYPE_UNKNOWN']))).toBeNull();
+	});
+	it('asks again until the tries are used up, then ends with scanTimeout', () => {
+		const card = read('MRTD_TYPE_IDENITY_CARD', ['MRTD_TYPE_PASSPORT']);
+		expect(judgeDocument(card, { failed: 0, max: 3 })).toEqual({ kind: 'retry', reason: 'typeNotAllowed' });
+		expect(judgeDocument(card, { failed: 1, max: 3 })).toEqual({ kind: 'retry', reason: 'typeNotAllowed' });
+		expect(judgeDocument(card, { failed: 2, max: 3 })).toEqual({ kind: 'finish', outcome: 'scanTimeout', reason: 'typeNotAllowed' });
+		expect(judgeDocument(read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT']), { failed: 2, max: 3 })).toEqual({ kind: 'accept' });
+	});
+});

@@ -1,0 +1,32 @@
+// What a document_scan try leads to, decided from the server's own reading only (pure, so the rules
+// are tested without the models). The page's claim is never consulted here.
+import type { DocumentRetryReason } from '#lib/domain/page/document-evidence.schema.ts';
+import type { ReadDocumentResult } from '../../documents/document-reader.service.ts';
+
+export type DocumentJudgement =
+	| { kind: 'accept' }
+	| { kind: 'retry'; reason: DocumentRetryReason }
+	| { kind: 'finish'; outcome: 'scanTimeout'; reason: DocumentRetryReason };
+
+/** Why a reading cannot pass the node (null: it passes). */
+export function refusalOf(reading: Pick<ReadDocumentResult, 'status' | 'decision' | 'problems' | 'sides'>): DocumentRetryReason | null {
+	if (reading.status === 'unreadable') {
+		// Say the most useful thing: what the user can change.
+		if (reading.problems.includes('BLURRY')) return 'blurry';
+		if (reading.problems.includes('GLARE')) return 'glare';
+		if (reading.sides.every((s) => s.quad === null) && reading.problems.includes('NO_DOCUMENT_EDGES')) return 'noDocument';
+		return 'unreadable';
+	}
+	if (reading.decision && !reading.decision.accepted) {
+		return reading.decision.reason === 'DOCUMENT_TYPE_UNKNOWN' ? 'typeUnknown' : reading.decision.reason === 'DOCUMENT_UNREADABLE' ? 'unreadable' : 'typeNotAllowed';
+	}
+	return null;
+}
+
+/** Accept, ask for another try, or end with `scanTimeout` once the tries are used up. */
+export function judgeDocument(reading: Pick<ReadDocumentResult, 'status' | 'decision' | 'problems' | 'sides'>, tries: { failed: number; max: number }): DocumentJudgement {
+	const reason = refusalOf(reading);
+	if (!reason) return { kind: 'accept' };
+	if (tries.failed + 1 >= tries.max) return { kind: 'finish', outcome: 'scanTimeout', reason };
+	return { kind: 'retry', reason };
+}

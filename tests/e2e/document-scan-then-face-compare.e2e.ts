@@ -1,0 +1,155 @@
+import { expect, test } from '@playwright/test';
+import { documentClip } from './support/document-clips.ts';
+import { browserWithCamera, contextFor } from './support/face-clips.ts';
+import { QUICK } from './support/face-journey.ts';
+import { baseUrl, createSession, getSession } from './support/journey.ts';
+import { fakeCameraFile } from './support/fake-camera.ts';
+import { checkScreen } from './support/screens.ts';
+
+/*
+ * The camera shows the passport specimen td3-passport-2.jpg (its portrait is barack_obama_1), then
+ * the holder's face in another photo (barack_obama_2). The document node reads the passport and saves
+ * its portrait; the face_scan compares the live face with it. The session's one camera stream runs
+ * through both nodes, so the clip plays on from the passport to the face.
+ */
+const clip = documentClip('passport-then-face', [
+	{ still: 'documents/td3-passport-2.jpg', seconds: 8 },
+	{ still: 'faces/barack_obama_2.jpg', seconds: 16 }
+]);
+
+const DOC_OUTCOMES = ['scanSuccess', 'userCancelled', 'scanTimeout'];
+const FACE_OUTCOMES = ['passed', 'notPassed', 'cancelled', 'error'];
+
+function flow(allowed: string[]) {
+	return [
+		{ id: 'start', type: 'start', outcome: 'perm' },
+		{ id: 'perm', type: 'permissions', outcomes: { permissionsGranted: 'doc', permissionsDenied: 'end' } },
+		{ id: 'doc', type: 'document_scan', scanningMode: 'SINGLE_SIDE', allowedDocumentTypes: allowed, timeoutSeconds: 60, outcomes: Object.fromEntries(DOC_OUTCOMES.map((k) => [k, 'face'])) },
+		{ id: 'face', type: 'face_scan', mode: 'compare', referenceImageSource: 'session', referenceImageKey: 'documentPortrait', ...QUICK, outcomes: Object.fromEntries(FACE_OUTCOMES.map((k) => [k, 'end'])) },
+		{ id: 'end', type: 'end' }
+	];
+}
+
+test('a passport shown to the camera is read, and the holder’s face then matches its portrait', async ({}, testInfo) => {
+	test.setTimeout(180_000);
+	const created = await createSession({ flow: flow(['MRTD_TYPE_PASSPORT']) });
+	const browser = await browserWithCamera(clip);
+	try {
+		const page = await (await contextFor(browser, baseUrl())).newPage();
+		await page.goto(created.path);
+		await page.getByTestId('permissions-continue').click();
+		const node = page.getByTestId('document-node');
+		await expect(node).toBeVisible();
+		await expect(page.getByRole('heading', { name: 'Scan your document' })).toBeVisible();
+		// The guidance is a polite live region; the preview is labelled.
+		await expect(page.getByTestId('document-guidance')).toHaveAttribute('aria-live', 'polite');
+		await expect(page.getByLabel('Camera view with a frame for your document')).toBeVisible();
+		await checkScreen(page, testInfo, 'document scan');
+		await expect(page.locator('[data-testid="face-node"]')).toBeVisible({ timeout: 60_000 });
+		await expect(page.locator('[data-screen="end"]')).toBeVisible({ timeout: 90_000 });
+	} finally {
+		await browser.close();
+	}
+	const session = await getSession(created.id);
+	const reports = Object.fromEntries(session.report.nodeReports.map((r: any) => [r.nodeId, r]));
+	expect(reports.doc.outcome).toBe('scanSuccess');
+	expect(reports.doc.details).toMatchObject({ source: 'mrz', documentType: 'MRTD_TYPE_PASSPORT', portraitFound: true, portrait: { saved: true, field: 'documentPortrait' } });
+	expect(reports.doc.details.documentPhotoIds).toHaveLength(1);
+	// What the page measured rides along (the server never acts on it).
+	expect(reports.doc.details.claim.timings.check).toBeGreaterThan(0);
+	expect(session.report.extractedData).toMatchObject({
+		lastName: 'OKONKWO BRANDT',
+		firstName: 'SAMUEL',
+		documentNumber: 'R2T9W4K70',
+		dateOfBirth: '1961-08-04',
+		expiryDate: '2033-03-11',
+		documentType: 'MRTD_TYPE_PASSPORT',
+		checkDigitsValid: 'true',
+		expired: 'false'
+	});
+	expect(reports.face.outcome).toBe('passed');
+	expect(reports.face.details.reference).toEqual({ source: 'session', kind: 'image' });
+	expect(reports.face.details.similarity).toBeGreaterThanOrEqual(0.45);
+	expect(session.report.isVerified).toBe(true);
+});
+
+test('a passport shown to a driving-licence-only node is refused with a clear message, and cancel ends the node', async () => {
+	test.setTimeout(120_000);
+	const created = await createSession({ flow: flow(['MRTD_TYPE_DL']) });
+	const browser = await browserWithCamera(clip);
+	try {
+		const page = await (await contextFor(browser, baseUrl())).newPage();
+		await page.goto(created.path);
+		await page.getByTestId('permissions-continue').click();
+		await expect(page.getByTestId('document-node')).toHaveAttribute('data-phase', 'retry', { timeout: 60_000 });
+		await expect(page.getByTestId('document-guidance')).toContainText("This document (passport) isn't accepted here. Please use one of these: driving licence.");
+		await page.getByTestId('document-cancel').click();
+		// Without a document there is no portrait to compare with: the face_scan ends at once.
+		await expect(page.locator('[data-screen="end"]')).toBeVisible();
+	} finally {
+		await browser.close();
+	}
+	const session = await getSession(created.id);
+	const doc = session.report.nodeReports.find((r: any) => r.nodeId === 'doc');
+	expect(doc.outcome).toBe('userCancelled');
+	expect(doc.details.previousTries[0]).toMatchObject({ reason: 'typeNotAllowed', documentType: 'MRTD_TYPE_PASSPORT' });
+	expect(session.report.extractedData ?? {}).toEqual({});
+});
+
+test('MULTI_SIDE: the front is captured, the page asks to turn the card over, waits for the back, and the server reads both', async () => {
+	test.setTimeout(120_000);
+	const cardClip = documentClip('id-card-front-then-back', [
+		{ still: 'documents/td1-id-front.jpg', seconds: 5 },
+		{ still: 'documents/td1-id-back.jpg', seconds: 12 }
+	]);
+	const created = await createSession({
+		flow: [
+			{ id: 'start', type: 'start', outcome: 'perm' },
+			{ id: 'perm', type: 'permissions', outcomes: { permissionsGranted: 'doc', permissionsDenied: 'end' } },
+			{ id: 'doc', type: 'document_scan', scanningMode: 'MULTI_SIDE', allowedDocumentTypes: ['MRTD_TYPE_IDENITY_CARD'], outcomes: Object.fromEntries(DOC_OUTCOMES.map((k) => [k, 'end'])) },
+			{ id: 'end', type: 'end' }
+		]
+	});
+	const browser = await browserWithCamera(cardClip);
+	try {
+		const page = await (await contextFor(browser, baseUrl())).newPage();
+		await page.goto(created.path);
+		await page.getByTestId('permissions-continue').click();
+		await expect(page.getByTestId('document-node')).toHaveAttribute('data-phase', 'flip', { timeout: 30_000 });
+		await expect(page.getByTestId('document-guidance')).toHaveText('Front captured. Turn your document over');
+		await expect(page.getByTestId('document-node')).toHaveAttribute('data-side', 'back');
+		await expect(page.locator('[data-screen="end"]')).toBeVisible({ timeout: 60_000 });
+	} finally {
+		await browser.close();
+	}
+	const session = await getSession(created.id);
+	const doc = session.report.nodeReports.find((r: any) => r.nodeId === 'doc');
+	expect(doc.outcome).toBe('scanSuccess');
+	// The portrait was found on the front; with no face node in the flow the page asked no biometric
+	// consent, so it is not kept as a face reference.
+	expect(doc.details).toMatchObject({ mrzFormat: 'TD1', documentType: 'MRTD_TYPE_IDENITY_CARD', portraitFound: true, portrait: { saved: false, because: 'noConsent' } });
+	// The front (portrait) and the back (MRZ) really were two different pictures.
+	expect(doc.details.sides).toEqual([expect.objectContaining({ side: 'front', mrzFound: false }), expect.objectContaining({ side: 'back', mrzFound: true })]);
+	expect(doc.details.documentPhotoIds).toHaveLength(2);
+	expect(session.report.extractedData).toMatchObject({ lastName: 'NOVAK', firstName: 'TOMAS JAN', documentNumber: 'LZ6311T47', mrzFormat: 'TD1' });
+});
+
+test('no document within the time limit: the page counts down and the node ends with scanTimeout', async () => {
+	test.setTimeout(60_000);
+	const created = await createSession({ flow: flow(['MRTD_TYPE_PASSPORT']).map((n) => (n.id === 'doc' ? { ...n, timeoutSeconds: 6 } : n)) });
+	// Chromium's test pattern: no document ever comes into view.
+	const browser = await browserWithCamera(fakeCameraFile());
+	try {
+		const page = await (await contextFor(browser, baseUrl())).newPage();
+		await page.goto(created.path);
+		await page.getByTestId('permissions-continue').click();
+		await expect(page.getByTestId('document-time-left')).toContainText(/Time left: 0:0[3-6]/);
+		await expect(page.getByTestId('document-node')).toHaveAttribute('data-guidance', 'fitInFrame');
+		await expect(page.locator('[data-screen="end"]')).toBeVisible({ timeout: 20_000 });
+	} finally {
+		await browser.close();
+	}
+	const session = await getSession(created.id);
+	const doc = session.report.nodeReports.find((r: any) => r.nodeId === 'doc');
+	expect(doc).toMatchObject({ outcome: 'scanTimeout', details: { reason: 'timeout', tries: 0 } });
+});
