@@ -89,8 +89,8 @@ export const FLOWS = {
 	cameraWithPermissions: [
 		{ id: 'start', type: 'start', outcome: 'perm' },
 		{ id: 'perm', type: 'permissions', outcomes: { permissionsGranted: 'face', permissionsDenied: 'end' } },
-		// A camera step whose capture is not built yet (the placeholder, "Skip this step"): the face nodes
-		// have journeys of their own (face-*.e2e.ts, returning-user, tampered-page, empty-scene).
+		// A camera step without biometrics (no consent line): the journeys that only need "a camera is
+		// on" use it; document and face nodes have journeys of their own.
 		{ id: 'face', type: 'document_scan', scanningMode: 'SINGLE_SIDE', allowedDocumentTypes: ['MRTD_TYPE_PASSPORT'], outcomes: { scanSuccess: 'end', userCancelled: 'end', scanTimeout: 'end' } },
 		{ id: 'end', type: 'end' }
 	]
