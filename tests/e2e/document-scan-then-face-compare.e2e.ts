@@ -30,7 +30,7 @@ function flow(allowed: string[]) {
 	];
 }
 
-test('a passport shown to the camera is read, and the holder’s face then matches its portrait', async ({}, testInfo) => {
+test('a passport shown to the camera is read, and the holder’s face then matches its portrait', async () => {
 	test.setTimeout(180_000);
 	const created = await createSession({ flow: flow(['MRTD_TYPE_PASSPORT']) });
 	const browser = await browserWithCamera(clip);
@@ -44,7 +44,6 @@ test('a passport shown to the camera is read, and the holder’s face then match
 		// The guidance is a polite live region; the preview is labelled.
 		await expect(page.getByTestId('document-guidance')).toHaveAttribute('aria-live', 'polite');
 		await expect(page.getByLabel('Camera view with a frame for your document')).toBeVisible();
-		await checkScreen(page, testInfo, 'document scan');
 		await expect(page.locator('[data-testid="face-node"]')).toBeVisible({ timeout: 60_000 });
 		await expect(page.locator('[data-screen="end"]')).toBeVisible({ timeout: 90_000 });
 	} finally {
@@ -73,7 +72,7 @@ test('a passport shown to the camera is read, and the holder’s face then match
 	expect(session.report.isVerified).toBe(true);
 });
 
-test('a passport shown to a driving-licence-only node is refused with a clear message, and cancel ends the node', async () => {
+test('a passport shown to a driving-licence-only node is refused with a clear message, and cancel ends the node', async ({}, testInfo) => {
 	test.setTimeout(120_000);
 	const created = await createSession({ flow: flow(['MRTD_TYPE_DL']) });
 	const browser = await browserWithCamera(clip);
@@ -82,7 +81,13 @@ test('a passport shown to a driving-licence-only node is refused with a clear me
 		await page.goto(created.path);
 		await page.getByTestId('permissions-continue').click();
 		await expect(page.getByTestId('document-node')).toHaveAttribute('data-phase', 'retry', { timeout: 60_000 });
-		await expect(page.getByTestId('document-guidance')).toContainText("This document (passport) isn't accepted here. Please use one of these: driving licence.");
+		const refusal = "This document (passport) isn't accepted here. Please use one of these: driving licence.";
+		await expect(page.getByTestId('document-guidance')).toContainText(refusal);
+		// Scanning goes on, but the refused passport is not sent again while it stays in view: the
+		// refusal stays on screen instead of using up the tries.
+		await expect(page.getByTestId('document-node')).toHaveAttribute('data-guidance', 'otherDocument', { timeout: 30_000 });
+		await expect(page.getByTestId('document-guidance')).toContainText(refusal);
+		await checkScreen(page, testInfo, 'document refused');
 		await page.getByTestId('document-cancel').click();
 		// Without a document there is no portrait to compare with: the face_scan ends at once.
 		await expect(page.locator('[data-screen="end"]')).toBeVisible();
@@ -92,7 +97,7 @@ test('a passport shown to a driving-licence-only node is refused with a clear me
 	const session = await getSession(created.id);
 	const doc = session.report.nodeReports.find((r: any) => r.nodeId === 'doc');
 	expect(doc.outcome).toBe('userCancelled');
-	expect(doc.details.previousTries[0]).toMatchObject({ reason: 'typeNotAllowed', documentType: 'MRTD_TYPE_PASSPORT' });
+	expect(doc.details.previousTries).toEqual([expect.objectContaining({ reason: 'typeNotAllowed', documentType: 'MRTD_TYPE_PASSPORT' })]);
 	expect(session.report.extractedData ?? {}).toEqual({});
 });
 
@@ -144,7 +149,9 @@ test('no document within the time limit: the page counts down and the node ends 
 		await page.goto(created.path);
 		await page.getByTestId('permissions-continue').click();
 		await expect(page.getByTestId('document-time-left')).toContainText(/Time left: 0:0[3-6]/);
-		await expect(page.getByTestId('document-node')).toHaveAttribute('data-guidance', 'fitInFrame');
+		// Guidance keeps asking for a document; which words depends on the frame (Chromium's moving test
+		// pattern sometimes reads as a card filling the whole view: "move it further away"), never capture.
+		await expect(page.getByTestId('document-node')).toHaveAttribute('data-guidance', /^(fitInFrame|moveCloser|moveBack|holdFlat)$/);
 		await expect(page.locator('[data-screen="end"]')).toBeVisible({ timeout: 20_000 });
 	} finally {
 		await browser.close();

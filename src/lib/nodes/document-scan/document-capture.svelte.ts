@@ -75,6 +75,11 @@ export class DocumentCaptureState {
 	#torchTrack: MediaStreamTrack | null = null;
 	/** MULTI_SIDE: the captured front's signature (the back must look different) and the last good frame. */
 	#frontSignature: Float32Array | null = null;
+	/**
+	 * A document the server refused for its type: while it stays in view it is not captured again (it
+	 * would only use up the tries); the refusal stays on screen until another document is shown.
+	 */
+	#refusedSignature: Float32Array | null = null;
 	#lastGood: { frame: Raster; quad: Quad } | null = null;
 	/** Page-side measurements sent with the upload (never trusted by the server; the bench reads them). */
 	#stats = { checks: 0, checkMs: 0, framesSeen: 0, firstSeenAt: null as number | null, captureMs: 0, encodeMs: 0 };
@@ -164,6 +169,10 @@ export class DocumentCaptureState {
 			good = false;
 			guidance = 'flip';
 		}
+		if (good && c.quad && this.#refusedSignature && this.view.side === 'front' && signatureDistance(sideSignature(frame, c.quad), this.#refusedSignature) < SAME_SIDE_MAX) {
+			good = false;
+			guidance = 'otherDocument';
+		}
 		if (good && c.quad) this.#lastGood = { frame, quad: c.quad };
 		const steady = good ? this.view.steady + 1 : 0;
 		this.view = { ...this.view, guidance: steady >= CAPTURE_AFTER ? 'capturing' : guidance, quad, steady };
@@ -222,6 +231,8 @@ export class DocumentCaptureState {
 			...(info ? { camera: { label: info.label.slice(0, 256), width: info.width, height: info.height, ...(info.facingMode ? { facingMode: info.facingMode } : {}), torch: this.torch.on } } : {})
 		});
 		if (this.#destroyed) return;
+		const shown = this.#frontSignature ?? (this.#lastGood ? sideSignature(this.#lastGood.frame, this.#lastGood.quad) : null);
+		this.#refusedSignature = answer.kind === 'retry' && answer.reason === 'typeNotAllowed' ? shown : null;
 		this.#captured = [];
 		this.#frontSignature = null;
 		if (answer.kind === 'moved') {
@@ -241,6 +252,7 @@ export class DocumentCaptureState {
 
 	/** After a failed upload: scan again from the first side. */
 	restart(): void {
+		this.#refusedSignature = null;
 		this.#captured = [];
 		this.#frontSignature = null;
 		this.view = { ...this.view, phase: 'scanning', side: 'front', quad: null, steady: 0, error: null };

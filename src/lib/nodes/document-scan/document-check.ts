@@ -8,7 +8,8 @@ import type { Quad, Raster } from '#lib/documents/raster.ts';
 import { warpQuad } from '#lib/documents/warp.ts';
 
 /** What the guidance line says (keys under `document:`). */
-export type DocumentGuidance = 'fitInFrame' | 'moveCloser' | 'moveBack' | 'glare' | 'blur' | 'holdFlat' | 'capturing' | 'flip';
+/** `otherDocument`: the document in view is the one the server refused for its type (the page repeats why). */
+export type DocumentGuidance = 'fitInFrame' | 'moveCloser' | 'moveBack' | 'glare' | 'blur' | 'holdFlat' | 'capturing' | 'flip' | 'otherDocument';
 
 export interface FrameCheck {
 	quad: Quad | null;
