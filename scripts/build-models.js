@@ -46,7 +46,9 @@ export function entries() {
 		from: 'face_detection_short_range.tflite',
 		transform: 'face-detector-metadata'
 	});
-	for (const model of ['fr_detect', 'fr_landmark', 'fr_feature', 'fr_liveness', 'fr_pose', 'fr_eye']) {
+	// The page's worker runs these four (fr_pose and fr_eye are not used in the browser: pose and eye
+	// state come from the 68 landmarks), so only these are served.
+	for (const model of ['fr_detect', 'fr_landmark', 'fr_feature', 'fr_liveness']) {
 		list.push({ to: `faceplugin/${model}.onnx`, pkg: 'faceplugin-face-recognition-js', from: `model/${model}.onnx` });
 	}
 	// onnxruntime-web 1.30 has only "simd-threaded" builds; with numThreads = 1 they run single-threaded

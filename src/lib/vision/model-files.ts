@@ -11,8 +11,6 @@ export const MODEL_FILES = {
 	frLandmark: `${MODELS_BASE}/faceplugin/fr_landmark.onnx`,
 	frFeature: `${MODELS_BASE}/faceplugin/fr_feature.onnx`,
 	frLiveness: `${MODELS_BASE}/faceplugin/fr_liveness.onnx`,
-	frPose: `${MODELS_BASE}/faceplugin/fr_pose.onnx`,
-	frEye: `${MODELS_BASE}/faceplugin/fr_eye.onnx`,
 	/** Set as onnxruntime-web's env.wasm.wasmPaths (a directory, trailing slash). */
 	ortWasmDir: `${MODELS_BASE}/ort/`,
 	ocrDetect: `${MODELS_BASE}/ocr/ch_PP-OCRv4_det_infer.onnx`,

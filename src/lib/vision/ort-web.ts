@@ -28,7 +28,7 @@ async function fetchBytes(url: string): Promise<Uint8Array> {
 	return new Uint8Array(await response.arrayBuffer());
 }
 
-/** Creates the four face sessions with onnxruntime-web. */
+/** Creates the four face sessions with onnxruntime-web (fr_detect on first use). */
 export async function createWebFaceSessions(ort: typeof OrtWeb, options: WebFaceSessionOptions = {}): Promise<FaceSessions> {
 	const { load = fetchBytes, wasmBinary, executionProviders = ['wasm'], threads = 1 } = options;
 	ort.env.wasm.numThreads = threads;
@@ -39,11 +39,29 @@ export async function createWebFaceSessions(ort: typeof OrtWeb, options: WebFace
 			executionProviders,
 			graphOptimizationLevel: 'all'
 		})) as unknown as OrtSession;
-	const [detect, landmark, feature, liveness] = await Promise.all([
-		create(MODEL_FILES.frDetect),
-		create(MODEL_FILES.frLandmark),
-		create(MODEL_FILES.frFeature),
-		create(MODEL_FILES.frLiveness)
-	]);
-	return { detect, landmark, feature, liveness };
+	const [landmark, feature, liveness] = await Promise.all([create(MODEL_FILES.frLandmark), create(MODEL_FILES.frFeature), create(MODEL_FILES.frLiveness)]);
+	return { detect: lazySession(() => create(MODEL_FILES.frDetect), FR_DETECT_IO), landmark, feature, liveness };
+}
+
+/** fr_detect's input and outputs (MODELS.md), known before the model is loaded. */
+const FR_DETECT_IO = { inputNames: ['input'], outputNames: ['scores', 'boxes'] } as const;
+
+/**
+ * A session created on its first run. In the browser the page's detector (MediaPipe) hands the worker
+ * a face box, so fr_detect (1 MB brotli) runs only when a frame comes without one: most sessions
+ * never download it.
+ */
+export function lazySession(create: () => Promise<OrtSession>, io: { inputNames: readonly string[]; outputNames: readonly string[] }): OrtSession {
+	let session: Promise<OrtSession> | null = null;
+	return {
+		inputNames: io.inputNames,
+		outputNames: io.outputNames,
+		async run(feeds) {
+			session ??= create().catch((err) => {
+				session = null; // a failed download may be retried by the next frame
+				throw err;
+			});
+			return (await session).run(feeds);
+		}
+	};
 }
