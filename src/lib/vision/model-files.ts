@@ -13,9 +13,5 @@ export const MODEL_FILES = {
 	frLiveness: `${MODELS_BASE}/faceplugin/fr_liveness.onnx`,
 	/** Set as onnxruntime-web's env.wasm.wasmPaths (a directory, trailing slash). */
 	ortWasmDir: `${MODELS_BASE}/ort/`,
-	ocrDetect: `${MODELS_BASE}/ocr/ch_PP-OCRv4_det_infer.onnx`,
-	ocrRecognise: `${MODELS_BASE}/ocr/ch_PP-OCRv4_rec_infer.onnx`,
-	ocrKeys: `${MODELS_BASE}/ocr/ppocr_keys_v1.txt`,
-	zxingReaderWasm: `${MODELS_BASE}/zxing/zxing_reader.wasm`,
 	manifest: `${MODELS_BASE}/manifest.json`
 } as const;
