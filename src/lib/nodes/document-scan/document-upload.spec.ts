@@ -26,6 +26,15 @@ describe('uploadDocument', () => {
 		expect(r.refresh).toHaveBeenCalled();
 	});
 
+	it('applies the state the answer carries when the runner can, instead of asking for it again', async () => {
+		const next = state(null);
+		const fetchFn = vi.fn(async () => reply(200, { state: next }));
+		const r = { ...runner(), applyState: vi.fn() };
+		expect(await uploadDocument(r, 'doc', [{ side: 'front', jpeg, t: 0 }], {}, fetchFn as unknown as typeof fetch)).toEqual({ kind: 'moved' });
+		expect(r.applyState).toHaveBeenCalledWith(next);
+		expect(r.refresh).not.toHaveBeenCalled();
+	});
+
 	it('turns the server’s document.retry notice into a retry with its reason and the types to show', async () => {
 		const fetchFn = vi.fn(async () => reply(200, { state: state('doc'), notice: { code: 'document.retry', params: { reason: 'typeNotAllowed', triesLeft: 3, documentType: 'MRTD_TYPE_PASSPORT', allowed: 'MRTD_TYPE_DL,MRTD_TYPE_IDENITY_CARD' } } }));
 		expect(await uploadDocument(runner(), 'doc', [{ side: 'front', jpeg, t: 0 }], {}, fetchFn as unknown as typeof fetch)).toEqual({

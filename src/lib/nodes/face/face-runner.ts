@@ -1,7 +1,8 @@
 // What a face node needs of the hosted page's runner (its PageRunner fits this shape), and the upload
 // of a try's evidence to `POST /api/client/nodes/{nodeId}/evidence`.
 import type { FaceEvidenceRequest } from '#lib/domain/page/face-evidence.schema.ts';
-import type { PageState, SubmitResponse } from '#lib/domain/page/page.schema.ts';
+import type { PageState } from '#lib/domain/page/page.schema.ts';
+import { bytesToBase64, evidenceRequestId, postEvidence } from '#lib/flow/evidence-upload.ts';
 import type { EvidencePayload, UploadAnswer } from '#lib/vision/capture-machine.ts';
 import { isChallenge } from '#lib/vision/challenge.ts';
 import { FACE_FAILURE_REASONS, type FaceFailureReason } from '#lib/domain/page/face-evidence.schema.ts';
@@ -19,49 +20,21 @@ export interface FaceRunnerLike {
 
 export type { NodeProps as FaceNodeProps } from '#lib/flow/node-props.ts';
 
-function base64(buffer: ArrayBuffer): string {
-	const bytes = new Uint8Array(buffer);
-	let binary = '';
-	for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-	return btoa(binary);
-}
-
-const requestId = () => {
-	const b = crypto.getRandomValues(new Uint8Array(16));
-	return `fev_${Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')}`;
-};
+const base64 = (buffer: ArrayBuffer) => bytesToBase64(new Uint8Array(buffer));
 
 /** Posts the evidence (retrying lost connections with the same request id) and says what it led to. */
 export async function uploadEvidence(runner: FaceRunnerLike, nodeId: string, payload: EvidencePayload, fetchFn: typeof fetch = fetch): Promise<UploadAnswer> {
 	const step = runner.state?.session.step ?? 0;
 	const body: FaceEvidenceRequest = {
 		step,
-		requestId: requestId(),
+		requestId: evidenceRequestId('fev'),
 		frames: payload.frames.map((f) => ({ image: base64(f.image), t: f.t, kind: f.kind })),
 		...(payload.alignedFace ? { alignedFace: base64(payload.alignedFace) } : {}),
 		claim: payload.claim
 	};
-	let response: SubmitResponse | null = null;
-	for (let attempt = 0; attempt < 4 && !response; attempt++) {
-		if (attempt) await new Promise((r) => setTimeout(r, 800 * 2 ** attempt));
-		try {
-			const res = await fetchFn(`/api/client/nodes/${encodeURIComponent(nodeId)}/evidence`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json', accept: 'application/json', ...(runner.client.token ? { authorization: `Bearer ${runner.client.token}` } : {}) },
-				body: JSON.stringify(body),
-				cache: 'no-store'
-			});
-			const json = await res.json().catch(() => null);
-			if (res.ok) response = json as SubmitResponse;
-			else if (res.status < 500) {
-				await runner.refresh().catch(() => undefined);
-				return { kind: 'failed', error: json?.error?.message ?? `HTTP ${res.status}` };
-			}
-		} catch {
-			// connection lost: try again
-		}
-	}
-	if (!response) return { kind: 'failed', error: 'network' };
+	const posted = await postEvidence(runner, nodeId, body, fetchFn);
+	if (!posted.ok) return { kind: 'failed', error: posted.error };
+	const response = posted.response;
 	if (runner.applyState) runner.applyState(response.state);
 	const notice = response.notice;
 	if (notice?.code === 'face.retry' && response.state.node?.id === nodeId) {
