@@ -15,6 +15,9 @@ export async function checkScreen(page: Page, testInfo: TestInfo, name: string):
 			.filter((v) => v.impact === 'serious' || v.impact === 'critical')
 			.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
 		expect(serious, `${name} at ${label} ${size.width}x${size.height}`).toEqual([]);
+		// Nothing sticks out sideways (a page that scrolls horizontally on a phone is broken).
+		const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+		expect(overflow, `${name} at ${label}: the page is ${overflow}px wider than the viewport`).toBeLessThanOrEqual(0);
 	}
 	if (original) await page.setViewportSize(original);
 	await attachScreens(page, testInfo, name);
