@@ -1,21 +1,19 @@
 import { expect, test } from '@playwright/test';
-import { documentClip } from './support/document-clips.ts';
 import { browserWithCamera, contextFor } from './support/face-clips.ts';
 import { QUICK } from './support/face-journey.ts';
 import { baseUrl, createSession, getSession } from './support/journey.ts';
 import { fakeCameraFile } from './support/fake-camera.ts';
 import { checkScreen } from './support/screens.ts';
+import { sceneCamera } from './support/scene-camera.ts';
 
 /*
  * The camera shows the passport specimen td3-passport-2.jpg (its portrait is barack_obama_1), then
  * the holder's face in another photo (barack_obama_2). The document node reads the passport and saves
  * its portrait; the face_scan compares the live face with it. The session's one camera stream runs
- * through both nodes, so the clip plays on from the passport to the face.
+ * through both nodes; the picture changes when the page has captured the document (scene-camera.ts),
+ * never on a clock that a slow machine would miss.
  */
-const clip = documentClip('passport-then-face', [
-	{ still: 'documents/td3-passport-2.jpg', seconds: 8 },
-	{ still: 'faces/barack_obama_2.jpg', seconds: 16 }
-]);
+const PASSPORT_THEN_FACE = { passport: 'documents/td3-passport-2.jpg', face: 'faces/barack_obama_2.jpg' };
 
 const DOC_OUTCOMES = ['scanSuccess', 'userCancelled', 'scanTimeout'];
 const FACE_OUTCOMES = ['passed', 'notPassed', 'cancelled', 'error'];
@@ -30,12 +28,13 @@ function flow(allowed: string[]) {
 	];
 }
 
-test('a passport shown to the camera is read, and the holder’s face then matches its portrait', async () => {
+test('a passport shown to the camera is read, and the holder’s face then matches its portrait', async ({ browser }) => {
 	test.setTimeout(180_000);
 	const created = await createSession({ flow: flow(['MRTD_TYPE_PASSPORT']) });
-	const browser = await browserWithCamera(clip);
+	const context = await contextFor(browser, baseUrl());
 	try {
-		const page = await (await contextFor(browser, baseUrl())).newPage();
+		const page = await context.newPage();
+		const camera = await sceneCamera(page, PASSPORT_THEN_FACE);
 		await page.goto(created.path);
 		await page.getByTestId('permissions-continue').click();
 		const node = page.getByTestId('document-node');
@@ -44,10 +43,13 @@ test('a passport shown to the camera is read, and the holder’s face then match
 		// The guidance is a polite live region; the preview is labelled.
 		await expect(page.getByTestId('document-guidance')).toHaveAttribute('aria-live', 'polite');
 		await expect(page.getByLabel('Camera view with a frame for your document')).toBeVisible();
+		// Captured: the user lowers the passport and looks at the camera.
+		await expect(node).toHaveAttribute('data-phase', /^(uploading|done)$/, { timeout: 60_000 });
+		await camera.show('face');
 		await expect(page.locator('[data-testid="face-node"]')).toBeVisible({ timeout: 60_000 });
 		await expect(page.locator('[data-screen="end"]')).toBeVisible({ timeout: 90_000 });
 	} finally {
-		await browser.close();
+		await context.close();
 	}
 	const session = await getSession(created.id);
 	const reports = Object.fromEntries(session.report.nodeReports.map((r: any) => [r.nodeId, r]));
@@ -72,27 +74,29 @@ test('a passport shown to the camera is read, and the holder’s face then match
 	expect(session.report.isVerified).toBe(true);
 });
 
-test('a passport shown to a driving-licence-only node is refused with a clear message, and cancel ends the node', async ({}, testInfo) => {
+test('a passport shown to a driving-licence-only node is refused with a clear message, and cancel ends the node', async ({ browser }, testInfo) => {
 	test.setTimeout(120_000);
 	const created = await createSession({ flow: flow(['MRTD_TYPE_DL']) });
-	const browser = await browserWithCamera(clip);
+	const context = await contextFor(browser, baseUrl());
 	try {
-		const page = await (await contextFor(browser, baseUrl())).newPage();
+		const page = await context.newPage();
+		await sceneCamera(page, { passport: PASSPORT_THEN_FACE.passport });
 		await page.goto(created.path);
 		await page.getByTestId('permissions-continue').click();
 		await expect(page.getByTestId('document-node')).toHaveAttribute('data-phase', 'retry', { timeout: 60_000 });
 		const refusal = "This document (passport) isn't accepted here. Please use one of these: driving licence.";
 		await expect(page.getByTestId('document-guidance')).toContainText(refusal);
 		// Scanning goes on, but the refused passport is not sent again while it stays in view: the
-		// refusal stays on screen instead of using up the tries.
-		await expect(page.getByTestId('document-node')).toHaveAttribute('data-guidance', 'otherDocument', { timeout: 30_000 });
+		// refusal stays on screen instead of using up the tries, however slowly frames are checked.
+		await expect(page.getByTestId('document-node')).toHaveAttribute('data-phase', 'scanning', { timeout: 30_000 });
+		await expect(page.getByTestId('document-node')).toHaveAttribute('data-guidance', 'otherDocument');
 		await expect(page.getByTestId('document-guidance')).toContainText(refusal);
 		await checkScreen(page, testInfo, 'document refused');
 		await page.getByTestId('document-cancel').click();
 		// Without a document there is no portrait to compare with: the face_scan ends at once.
 		await expect(page.locator('[data-screen="end"]')).toBeVisible();
 	} finally {
-		await browser.close();
+		await context.close();
 	}
 	const session = await getSession(created.id);
 	const doc = session.report.nodeReports.find((r: any) => r.nodeId === 'doc');
@@ -101,12 +105,8 @@ test('a passport shown to a driving-licence-only node is refused with a clear me
 	expect(session.report.extractedData ?? {}).toEqual({});
 });
 
-test('MULTI_SIDE: the front is captured, the page asks to turn the card over, waits for the back, and the server reads both', async () => {
+test('MULTI_SIDE: the front is captured, the page asks to turn the card over, waits for the back, and the server reads both', async ({ browser }) => {
 	test.setTimeout(120_000);
-	const cardClip = documentClip('id-card-front-then-back', [
-		{ still: 'documents/td1-id-front.jpg', seconds: 5 },
-		{ still: 'documents/td1-id-back.jpg', seconds: 12 }
-	]);
 	const created = await createSession({
 		flow: [
 			{ id: 'start', type: 'start', outcome: 'perm' },
@@ -115,17 +115,22 @@ test('MULTI_SIDE: the front is captured, the page asks to turn the card over, wa
 			{ id: 'end', type: 'end' }
 		]
 	});
-	const browser = await browserWithCamera(cardClip);
+	const context = await contextFor(browser, baseUrl());
 	try {
-		const page = await (await contextFor(browser, baseUrl())).newPage();
+		const page = await context.newPage();
+		const camera = await sceneCamera(page, { front: 'documents/td1-id-front.jpg', back: 'documents/td1-id-back.jpg' });
 		await page.goto(created.path);
 		await page.getByTestId('permissions-continue').click();
 		await expect(page.getByTestId('document-node')).toHaveAttribute('data-phase', 'flip', { timeout: 30_000 });
 		await expect(page.getByTestId('document-guidance')).toHaveText('Front captured. Turn your document over');
 		await expect(page.getByTestId('document-node')).toHaveAttribute('data-side', 'back');
+		// While the front is still in view the page waits for the card to be turned over.
+		await expect(page.getByTestId('document-node')).toHaveAttribute('data-phase', 'scanning', { timeout: 30_000 });
+		await expect(page.getByTestId('document-node')).toHaveAttribute('data-guidance', 'flip');
+		await camera.show('back');
 		await expect(page.locator('[data-screen="end"]')).toBeVisible({ timeout: 60_000 });
 	} finally {
-		await browser.close();
+		await context.close();
 	}
 	const session = await getSession(created.id);
 	const doc = session.report.nodeReports.find((r: any) => r.nodeId === 'doc');

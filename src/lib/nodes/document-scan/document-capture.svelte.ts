@@ -7,7 +7,8 @@ import type { NodeView } from '#lib/domain/page/page.schema.ts';
 import type { Quad, Raster } from '#lib/documents/raster.ts';
 import { CameraController } from '#lib/vision/camera.svelte.ts';
 import type { FaceRunnerLike } from '../face/face-runner.ts';
-import { checkFrame, SAME_SIDE_MAX, sideSignature, signatureDistance, type DocumentGuidance } from './document-check.ts';
+import { checkFrame, sideSignature, type DocumentGuidance } from './document-check.ts';
+import { scanStep } from './document-scan-step.ts';
 import { uploadDocument, type CapturedSide } from './document-upload.ts';
 
 export type ScanningMode = 'SINGLE_SIDE' | 'MULTI_SIDE' | 'BARCODE';
@@ -46,9 +47,8 @@ export function documentSettingsOf(node: NodeView): DocumentNodeSettings {
 	};
 }
 
-/** Milliseconds between frame checks, good checks in a row before capturing, and the pause to turn the card over. */
+/** Milliseconds between frame checks and the pauses to turn the card over and to read a refusal. */
 export const CHECK_INTERVAL_MS = 300;
-export const CAPTURE_AFTER = 2;
 export const FLIP_PAUSE_MS = 2500;
 export const RETRY_PAUSE_MS = 3500;
 /** Width of the frame copy the checks run on. */
@@ -162,21 +162,15 @@ export class DocumentCaptureState {
 		s.framesSeen++;
 		if (c.quad && s.firstSeenAt === null) s.firstSeenAt = performance.now();
 		const quad = c.quad ? (c.quad.map(([x, y]) => [x / frame.width, y / frame.height] as const) as unknown as Quad) : null;
-		let good = c.good;
-		let guidance = c.guidance;
-		// The back must not be the front again: until the card is turned over, say so.
-		if (good && c.quad && this.view.side === 'back' && this.#frontSignature && signatureDistance(sideSignature(frame, c.quad), this.#frontSignature) < SAME_SIDE_MAX) {
-			good = false;
-			guidance = 'flip';
-		}
-		if (good && c.quad && this.#refusedSignature && this.view.side === 'front' && signatureDistance(sideSignature(frame, c.quad), this.#refusedSignature) < SAME_SIDE_MAX) {
-			good = false;
-			guidance = 'otherDocument';
-		}
-		if (good && c.quad) this.#lastGood = { frame, quad: c.quad };
-		const steady = good ? this.view.steady + 1 : 0;
-		this.view = { ...this.view, guidance: steady >= CAPTURE_AFTER ? 'capturing' : guidance, quad, steady };
-		if (steady >= CAPTURE_AFTER) void this.#capture(c.quality?.sharpness ?? 0, c.quality?.glare ?? 0, c.coverage);
+		let signature: Float32Array | null | undefined;
+		const step = scanStep(
+			{ side: this.view.side, steady: this.view.steady, frontSignature: this.#frontSignature, refusedSignature: this.#refusedSignature },
+			{ good: c.good, guidance: c.guidance, signature: () => (signature ??= c.quad ? sideSignature(frame, c.quad) : null) }
+		);
+		this.#refusedSignature = step.refusedSignature;
+		if (step.good && c.quad) this.#lastGood = { frame, quad: c.quad };
+		this.view = { ...this.view, guidance: step.guidance, quad, steady: step.steady };
+		if (step.capture) void this.#capture(c.quality?.sharpness ?? 0, c.quality?.glare ?? 0, c.coverage);
 	}
 
 	async #capture(sharpness: number, glare: number, coverage: number): Promise<void> {
