@@ -34,7 +34,8 @@ test('an origin that is not allowed cannot frame the page', async ({ page }) => 
 	const response = await page.request.get(`${baseUrl()}${session.path}`);
 	expect(response.headers()['content-security-policy']).toContain(`frame-ancestors 'self' ${parentOrigin()}`);
 	await page.goto(`${other}/embed?src=${encodeURIComponent(baseUrl() + session.path)}`);
-	await page.waitForTimeout(1000);
+	// Wait for the browser's verdict on the frame (its error page), not for a fixed time a slow machine may not meet.
+	await expect.poll(() => page.frames().find((f) => f !== page.mainFrame())?.url() ?? '', { timeout: 30_000 }).toMatch(/^chrome-error:/);
 	const frame = page.frames().find((f) => f !== page.mainFrame());
 	expect(await frame?.locator('[data-screen="permissions"]').count()).toBe(0);
 	expect(await page.evaluate(() => (window as any).veriflowMessages.length)).toBe(0);
