@@ -22,6 +22,14 @@ const unixMs = z
 	.regex(/^\d{1,16}$/, 'must be a Unix time in milliseconds')
 	.transform(Number);
 
+/** A query-string value the store can hold: URL decoding turns `%00` into U+0000, which PostgreSQL refuses. */
+const text = (max: number) =>
+	z
+		.string()
+		.min(1)
+		.max(max)
+		.refine((v) => !v.includes('\u0000'), 'must not contain U+0000');
+
 /** `GET /sessions` query parameters, as strings from the URL (also what the OpenAPI document shows). */
 export const listSessionsQueryFields = z.strictObject({
 		limit: z
@@ -30,9 +38,9 @@ export const listSessionsQueryFields = z.strictObject({
 			.transform(Number)
 			.pipe(z.int().min(0, 'must be between 0 and 100').max(100, 'must be between 0 and 100'))
 			.optional(),
-		cursor: z.string().min(1).max(512).optional(),
-		flowId: z.string().min(1).max(128).optional(),
-		clientReferenceId: z.string().min(1).max(256).optional(),
+		cursor: text(512).optional(),
+		flowId: text(128).optional(),
+		clientReferenceId: text(256).optional(),
 		status: z
 			.string()
 			.transform((value, ctx) => {
@@ -49,7 +57,7 @@ export const listSessionsQueryFields = z.strictObject({
 		createdBefore: unixMs.optional(),
 		sortBy: z.enum(SORT_FIELDS).optional(),
 		sortOrder: z.enum(SORT_ORDERS).optional(),
-		search: z.string().min(1).max(200).optional(),
+		search: text(200).optional(),
 		includeTotalCount: z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1').optional()
 });
 

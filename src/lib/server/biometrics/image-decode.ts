@@ -13,8 +13,9 @@ export const MAX_DECODE_SIDE = 2048;
  * Decodes an image to RGBA, turned upright by its EXIF orientation (phones store pixels sideways).
  * Throws on anything sharp cannot decode; the caller turns that into a 4xx.
  */
-export async function decodeImage(bytes: Uint8Array, maxSide = MAX_DECODE_SIDE): Promise<DecodedImage> {
-	const { data, info } = await sharp(bytes, { failOn: 'error', limitInputPixels: 64_000_000 })
+export async function decodeImage(bytes: Uint8Array, maxSide = MAX_DECODE_SIDE, maxInputPixels = 64_000_000): Promise<DecodedImage> {
+	// sharp checks the pixel limit from the header, before decoding.
+	const { data, info } = await sharp(bytes, { failOn: 'error', limitInputPixels: maxInputPixels })
 		.rotate()
 		.resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
 		.ensureAlpha()

@@ -1,4 +1,5 @@
 import { validationError, ApiError } from '#lib/domain/errors.ts';
+import { screenJson } from './json-screen.ts';
 
 export const MAX_JSON_BODY_BYTES = 8 * 1024 * 1024;
 
@@ -19,17 +20,41 @@ export async function readJson(request: Request, maxBytes = MAX_JSON_BODY_BYTES)
 		if (done) break;
 		size += value.byteLength;
 		if (size > maxBytes) {
-			await reader.cancel().catch(() => {});
+			chunks.length = 0;
+			await drain(reader);
 			throw tooLarge(maxBytes);
 		}
 		chunks.push(value);
 	}
 	const text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
 	if (!text.trim()) throw validationError('The request needs a JSON body', 'invalid_json');
+	let value: unknown;
 	try {
-		return JSON.parse(text);
+		value = JSON.parse(text);
 	} catch (err) {
 		throw validationError(`The request body is not valid JSON: ${(err as Error).message}`, 'invalid_json');
+	}
+	screenJson(value);
+	return value;
+}
+
+/**
+ * Past the limit the rest of a body is read and dropped (up to MAX_DRAIN_BYTES more), so the client
+ * gets the 413 answer: cancelling the stream destroys the socket, and a chunked upload (no
+ * Content-Length to refuse up front) would only see a connection reset.
+ */
+const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
+
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+	let dropped = 0;
+	for (;;) {
+		const { done, value } = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+		if (done || !value) return;
+		dropped += value.byteLength;
+		if (dropped > MAX_DRAIN_BYTES) {
+			await reader.cancel().catch(() => {});
+			return;
+		}
 	}
 }
 

@@ -107,6 +107,8 @@ export class SessionService {
 
 	/** `GET /sessions/{id}`: the session with its report, and its client secret. */
 	async get(principal: ApiPrincipal, id: string): Promise<SessionWithSecret> {
+		// Ids are `ses_` and base62: anything else (a %00 in the path, say) cannot exist, and the store need not be asked.
+		if (!/^[A-Za-z0-9_]{1,64}$/.test(id)) throw notFound();
 		const found = await this.deps.uow.repos.sessions.findOwned(principal.accountId, principal.env, id);
 		if (!found) throw notFound();
 		return {

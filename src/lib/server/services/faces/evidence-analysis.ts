@@ -14,6 +14,7 @@ import { createQualityScratch, measureFace, type FaceQualityMetrics } from '#lib
 import { qualityGate, type QualitySettings, type QualityVerdict } from '#lib/vision/quality-gate.ts';
 import type { FaceEngine } from '../../biometrics/face-engine.ts';
 import { decodeImage, type DecodedImage } from '../../biometrics/image-decode.ts';
+import { MAX_FRAME_PIXELS } from '../../media/image-limits.ts';
 
 export interface EvidenceFrame {
 	bytes: Uint8Array;
@@ -101,7 +102,7 @@ export async function analyseEvidence(engine: FaceEngine, input: readonly Eviden
 	const analysed: AnalysedFrame[] = [];
 	for (const frame of frames) {
 		try {
-			images.push(await decodeImage(frame.bytes, 1280));
+			images.push(await decodeImage(frame.bytes, 1280, MAX_FRAME_PIXELS));
 		} catch {
 			images.push(null);
 		}
@@ -208,7 +209,8 @@ async function alignedJpeg(image: DecodedImage, five: Landmarks5): Promise<Uint8
 async function checkAlignedCrop(engine: FaceEngine, bytes: Uint8Array, embedding: Float32Array): Promise<{ similarity: number } | null> {
 	let image: DecodedImage;
 	try {
-		image = await decodeImage(bytes, 512);
+		// A 112×112 crop: refuse anything far larger from its header rather than inflate it.
+		image = await decodeImage(bytes, 512, 1024 * 1024);
 	} catch {
 		return null;
 	}

@@ -11,6 +11,7 @@ import type { FaceEngine } from '../../biometrics/face-engine.ts';
 import type { SafeFetchResult } from '../../http/safe-fetch.ts';
 import { logger } from '../../logger.ts';
 import { IMAGE_TYPES, isAllowedMedia } from '../../media/magic-bytes.ts';
+import { frameSizeProblem, imageHeaderSize } from '../../media/image-limits.ts';
 import type { UnitOfWork } from '../../repositories/index.ts';
 import type { PagePrincipal, PageService } from '../page.service.ts';
 import { analyseEvidence, type EvidenceAnalysis, type EvidenceFrame } from './evidence-analysis.ts';
@@ -64,6 +65,13 @@ export class FaceEvidenceService {
 			}
 			return { bytes, t: f.t };
 		});
+		// Sizes from the headers, before anything is decoded (image-limits.ts).
+		for (const [i, frame] of frames.entries()) {
+			const size = await imageHeaderSize(frame.bytes);
+			if (!size) throw new ApiError('validation_error', `frames[${i}].image could not be read as an image`, { code: 'unsupported_media_type', status: 415 });
+			const problem = frameSizeProblem(size);
+			if (problem) throw new ApiError('validation_error', `frames[${i}].image ${problem}`, { code: 'unsupported_media_type', status: 400 });
+		}
 		const alignedCrop = request.alignedFace ? base64Bytes(request.alignedFace) : null;
 		const submit = (evidence?: ServerFaceEvidence) =>
 			this.deps.pages.submit(principal, nodeId, { step: request.step, ...(request.requestId ? { requestId: request.requestId } : {}), action: 'evidence', payload: { claim: request.claim } }, evidence ? { evidence } : {});

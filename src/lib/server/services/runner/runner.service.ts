@@ -51,7 +51,8 @@ export class FlowRunner {
 		}
 		const node = this.node(session, nodeId);
 		const handler = HANDLERS[node.type] as NodeHandler;
-		const run = handler.actions?.[action];
+		// Own keys only: a name such as `constructor` or `__proto__` must not reach Object.prototype.
+		const run = handler.actions && Object.hasOwn(handler.actions, action) ? handler.actions[action] : undefined;
 		if (!run) {
 			throw new ApiError('validation_error', `A ${node.type} node has no action '${action}'`, { code: 'outcome_not_allowed', status: 400 });
 		}
