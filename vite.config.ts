@@ -7,7 +7,8 @@ export default defineConfig({
 		sveltekit({
 			adapter: adapter({ out: 'build' }),
 			// The API is called cross-origin by integrators' backends with a bearer key, never with
-			// cookies, so SvelteKit's form-origin check would only get in their way on /api.
+			// cookies, so SvelteKit's form-origin check would only get in their way on /api (it refuses
+			// `curl -d`). hooks.server.ts applies the same check to every other path (the demo's form).
 			csrf: { trustedOrigins: ['*'] },
 			// The hosted page talks to its own origin only: this also blocks the telemetry POST that
 			// @mediapipe/tasks-vision sends to a Google host on every task creation.

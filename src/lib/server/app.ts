@@ -5,6 +5,7 @@ import { ServerKeys } from './crypto.ts';
 import { serverSecrets } from './db/schema.ts';
 import { openStore, type Store } from './db/store.ts';
 import { RateLimiter } from './http/rate-limit.ts';
+import { DemoService } from './services/demo.service.ts';
 import { logger } from './logger.ts';
 import { unitOfWork, type UnitOfWork } from './repositories/index.ts';
 import { AccountService } from './services/account.service.ts';
@@ -61,6 +62,7 @@ export interface App {
 	faceTemplates: FaceTemplateCache;
 	sweeper: SweeperService;
 	rateLimiter: RateLimiter;
+	demo: DemoService;
 	media: MediaService;
 	video: VideoService;
 	videoAnalyzer: VideoAnalyzer;
@@ -115,6 +117,12 @@ export async function createApp(config: Config, options: StartOptions = {}): Pro
 	const documents = new DocumentEvidenceService({ uow, pages, read: (images, opts) => readDocument(images, opts), now });
 	const sweeper = new SweeperService({ uow, sessions, now, inactivityMs: config.SESSION_INACTIVITY_TIMEOUT_S * 1000 });
 	const rateLimiter = new RateLimiter(config.RATE_LIMIT, config.RATE_LIMIT_WINDOW_S, store.pgPool);
+	const demo = new DemoService({
+		accounts,
+		sessions,
+		policy: { enabled: config.DEMO_ENABLED, embedded: store.kind === 'pglite' },
+		limiter: new RateLimiter(config.DEMO_RATE_LIMIT, 3600, store.pgPool, 'demo')
+	});
 	const video = new VideoService({ uow, media, now });
 	const videoAnalyzer = new VideoAnalyzer({ ffmpeg: config.FFMPEG_PATH, ffprobe: config.FFPROBE_PATH }, now);
 	const postSession = new PostSessionService({ uow, now, media, video, videoAnalyzer });
@@ -145,6 +153,7 @@ export async function createApp(config: Config, options: StartOptions = {}): Pro
 		faceTemplates,
 		sweeper,
 		rateLimiter,
+		demo,
 		media,
 		video,
 		videoAnalyzer,

@@ -74,6 +74,13 @@ const envSchema = z.object({
 	LLM_MODEL: z.string().trim().optional(),
 	LLM_TIMEOUT_MS: int(500, 120_000).default(8_000),
 	WORKERS: bool.default(true),
+	/**
+	 * The /demo page. Unset: on only with the embedded store, in the sandbox account it made itself;
+	 * true: in the first account with a sandbox key; false: off.
+	 */
+	DEMO_ENABLED: bool.optional(),
+	/** Demo sessions one client address may start per hour. */
+	DEMO_RATE_LIMIT: int(1, 1_000_000).default(10),
 	/** Post-session video analysis decodes with these; absent binaries make the analysis say so. */
 	FFMPEG_PATH: z.string().trim().min(1).default('ffmpeg'),
 	FFPROBE_PATH: z.string().trim().min(1).default('ffprobe')

@@ -15,9 +15,10 @@ export async function announceStart(app: App): Promise<void> {
 	const lines = [
 		'',
 		`Veriflow is running — store: ${store}`,
-		`  API:      ${config.PUBLIC_BASE_URL}/api   (OpenAPI: ${config.PUBLIC_BASE_URL}/api/openapi.json)`,
-		`  Demo:     ${config.PUBLIC_BASE_URL}/demo`
+		`  API:      ${config.PUBLIC_BASE_URL}/api   (OpenAPI: ${config.PUBLIC_BASE_URL}/api/openapi.json)`
 	];
+	// Only where there is one (DEMO_ENABLED; by default the embedded store's own sandbox account).
+	if (await app.demo.principal()) lines.push(`  Demo:     ${config.PUBLIC_BASE_URL}/demo`);
 	if (sandbox) {
 		lines.push(`  Sandbox API key (shown once, keep it): ${sandbox.key}`);
 		lines.push(`  Try: curl -H "Authorization: Bearer ${sandbox.key}" ${config.PUBLIC_BASE_URL}/api/sessions`);

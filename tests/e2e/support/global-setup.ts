@@ -13,7 +13,8 @@ import { E2E_KEY } from './constants.ts';
 export default async function globalSetup(): Promise<() => Promise<void>> {
 	const parentPort = await freePort();
 	const parentOrigin = `http://localhost:${parentPort}`;
-	const server = await startServer({ SEED_API_KEYS: E2E_KEY, RATE_LIMIT: '1000000', FRAME_ANCESTORS: parentOrigin, LOG_LEVEL: 'warn' });
+	// The demo runs in the seeded sandbox account (DEMO_ENABLED), with no per-address limit for the suite.
+	const server = await startServer({ SEED_API_KEYS: E2E_KEY, RATE_LIMIT: '1000000', DEMO_ENABLED: 'true', DEMO_RATE_LIMIT: '1000000', FRAME_ANCESTORS: parentOrigin, LOG_LEVEL: 'warn' });
 	const parent = await startParentPage(parentPort);
 	process.env.VF_E2E_BASE_URL = server.url;
 	process.env.VF_E2E_PARENT_ORIGIN = parentOrigin;

@@ -10,7 +10,7 @@ export interface RateLimitDecision {
 }
 
 /**
- * Fixed-window limits per API key: in memory with the embedded store (one process), in
+ * Fixed-window limits per key (an API key; a client address for the demo): in memory with the embedded store (one process), in
  * PostgreSQL when several instances share one (so the limit holds across them).
  */
 export class RateLimiter {
@@ -19,9 +19,10 @@ export class RateLimiter {
 	constructor(
 		readonly limit: number,
 		readonly windowS: number,
-		pool?: pg.Pool
+		pool?: pg.Pool,
+		keyPrefix = 'api'
 	) {
-		const options = { points: limit, duration: windowS, keyPrefix: 'api' };
+		const options = { points: limit, duration: windowS, keyPrefix };
 		this.limiter = pool
 			? new RateLimiterPostgres({ ...options, storeClient: pool, storeType: 'pool', tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: false })
 			: new RateLimiterMemory(options);

@@ -5,6 +5,9 @@ import type { UnitOfWork } from '../repositories/index.ts';
 import { checkWebhookUrl } from '../webhooks/webhook-url.ts';
 import { standardWebhooksKey } from '../webhooks/webhook-signature.ts';
 
+/** The name of the account the service makes for itself on an empty store (the demo's home). */
+export const SANDBOX_ACCOUNT_NAME = 'Sandbox';
+
 export interface WebhookEndpointInfo {
 	id: string;
 	accountId: string;
@@ -78,7 +81,7 @@ export class AccountService {
 	/** On a store without any key: a sandbox account and its first `sk_test_` key, to print. */
 	async ensureSandbox(): Promise<{ accountId: string; key: string } | null> {
 		if ((await this.deps.uow.repos.accounts.countApiKeys()) > 0) return null;
-		const accountId = await this.createAccount('Sandbox');
+		const accountId = await this.createAccount(SANDBOX_ACCOUNT_NAME);
 		const { key } = await this.createApiKey(accountId, 'test');
 		return { accountId, key };
 	}

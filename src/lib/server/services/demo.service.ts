@@ -1,6 +1,7 @@
 import type { ApiPrincipal } from '../repositories/account.repository.ts';
-import type { AccountService } from './account.service.ts';
+import { SANDBOX_ACCOUNT_NAME, type AccountService } from './account.service.ts';
 import type { SessionService } from './session.service.ts';
+import type { RateLimiter } from '../http/rate-limit.ts';
 
 /** The flowId of sessions made by `/demo`; the page shows such sessions' sandbox passcodes. */
 export const DEMO_FLOW_ID = 'veriflow-demo';
@@ -40,14 +41,53 @@ export const DEMO_FLOW = [
 	{ id: 'end', type: 'end' }
 ];
 
-/** The first account (oldest) that holds an active sandbox key, as the principal the demo acts for. */
-export async function findDemoPrincipal(accounts: AccountService): Promise<ApiPrincipal | null> {
+export interface DemoPolicy {
+	/** DEMO_ENABLED: true or false when the operator said so, undefined when not. */
+	enabled: boolean | undefined;
+	/** Whether the store is the embedded one (a single-user setup). */
+	embedded: boolean;
+}
+
+/**
+ * The principal the demo acts for, or null where there is no demo. The demo creates real sessions
+ * and sends passcodes, so it runs only where someone opted in: by default only on the embedded
+ * store and only in the sandbox account the service made for itself on first start (never in an
+ * integrator's account, whose webhooks would receive the demo's events); with DEMO_ENABLED=true in
+ * the first account (oldest) with an active sandbox key; never with DEMO_ENABLED=false.
+ */
+export async function findDemoPrincipal(accounts: AccountService, policy: DemoPolicy): Promise<ApiPrincipal | null> {
+	if (policy.enabled === false || (policy.enabled === undefined && !policy.embedded)) return null;
 	const active = (await accounts.listApiKeys()).filter((k) => k.env === 'test' && k.revokedAt === null);
 	for (const account of await accounts.listAccounts()) {
+		if (policy.enabled === undefined && account.name !== SANDBOX_ACCOUNT_NAME) continue;
 		const key = active.find((k) => k.accountId === account.id);
 		if (key) return { accountId: account.id, env: 'test', keyId: key.id };
 	}
 	return null;
+}
+
+/**
+ * The /demo page's server side: whether there is a demo, and starting one for a visitor, at most
+ * DEMO_RATE_LIMIT an hour per client address (each demo session can e-mail passcodes, and a page
+ * anyone can open must not become a session factory).
+ */
+export class DemoService {
+	constructor(
+		private readonly deps: { accounts: AccountService; sessions: SessionService; policy: DemoPolicy; limiter: RateLimiter }
+	) {}
+
+	principal(): Promise<ApiPrincipal | null> {
+		return findDemoPrincipal(this.deps.accounts, this.deps.policy);
+	}
+
+	/** Starts a demo session for `clientAddress`; null when there is no demo, 'limited' past the limit. */
+	async start(clientAddress: string): Promise<{ url: string } | 'limited' | null> {
+		const principal = await this.principal();
+		if (!principal) return null;
+		const decision = await this.deps.limiter.consume(clientAddress);
+		if (!decision.allowed) return 'limited';
+		return createDemoSession(this.deps.sessions, principal);
+	}
 }
 
 /** Creates a demo session through the same service the API uses; returns its hosted URL. */

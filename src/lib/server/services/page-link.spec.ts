@@ -4,6 +4,7 @@ import { SIMPLE_FLOW } from '../../../../tests/helpers/flows.ts';
 import type { ApiPrincipal } from '../repositories/account.repository.ts';
 import { inspectLink } from './page-link.ts';
 import { createDemoSession, findDemoPrincipal, DEMO_FLOW_ID } from './demo.service.ts';
+import { SANDBOX_ACCOUNT_NAME } from './account.service.ts';
 
 describe.each(STORE_KINDS)('hosted page links on %s', (kind) => {
 	let app: Awaited<ReturnType<typeof createTestApp>>;
@@ -63,8 +64,8 @@ describe.each(STORE_KINDS)('hosted page links on %s', (kind) => {
 		expect(await inspect({ handoff: 'ho_' + 'y'.repeat(24) })).toEqual({ kind: 'problem', problem: 'invalid' });
 	});
 
-	it('creates demo sessions in the first account with a sandbox key', async () => {
-		const principal = await findDemoPrincipal(app.accounts);
+	it('with DEMO_ENABLED=true, creates demo sessions in the first account with a sandbox key', async () => {
+		const principal = await findDemoPrincipal(app.accounts, { enabled: true, embedded: false });
 		expect(principal).toEqual({ accountId: integrator.accountId, env: 'test', keyId: integrator.keyId });
 		const { sessionId, url } = await createDemoSession(app.sessions, principal!);
 		expect(url).toMatch(/\/verify\?cs=cs_/);
@@ -73,12 +74,31 @@ describe.each(STORE_KINDS)('hosted page links on %s', (kind) => {
 	});
 });
 
-describe('demo without a sandbox account', () => {
+describe('where the demo runs', () => {
 	it('finds no principal when only live keys exist', async () => {
 		const app = await createTestApp('pglite');
 		try {
 			await app.accounts.createApiKey(await app.accounts.createAccount('Live only'), 'live');
-			expect(await findDemoPrincipal(app.accounts)).toBeNull();
+			expect(await findDemoPrincipal(app.accounts, { enabled: true, embedded: true })).toBeNull();
+		} finally {
+			await app.dispose();
+		}
+	});
+
+	it('by default only on the embedded store, in the sandbox account the service made itself; never when turned off', async () => {
+		const app = await createTestApp('pglite');
+		try {
+			// An integrator's account with a test key (and, say, a webhook) comes first: the demo must not use it.
+			const integrator = await app.accounts.createAccount('Acme');
+			await app.accounts.createApiKey(integrator, 'test');
+			expect(await findDemoPrincipal(app.accounts, { enabled: undefined, embedded: true })).toBeNull();
+			await app.accounts.createApiKey(await app.accounts.createAccount(SANDBOX_ACCOUNT_NAME), 'test');
+			const own = await findDemoPrincipal(app.accounts, { enabled: undefined, embedded: true });
+			expect(own?.accountId).not.toBe(integrator);
+			expect(own?.env).toBe('test');
+			expect(await findDemoPrincipal(app.accounts, { enabled: undefined, embedded: false })).toBeNull();
+			expect(await findDemoPrincipal(app.accounts, { enabled: false, embedded: true })).toBeNull();
+			expect((await findDemoPrincipal(app.accounts, { enabled: true, embedded: false }))?.accountId).toBe(integrator);
 		} finally {
 			await app.dispose();
 		}

@@ -35,8 +35,9 @@ export interface DeliveryConfig {
 
 /**
  * E-mail through SMTP (nodemailer) when SMTP_URL is set, SMS through an HTTP gateway when
- * SMS_WEBHOOK_URL is set. Sandbox sessions (test keys) always keep a copy in the sandbox outbox,
- * so integrators and tests can read the code; a node's `testMode` sends nothing for real.
+ * SMS_WEBHOOK_URL is set, for live sessions only. Sandbox sessions (test keys) put every passcode in
+ * the sandbox outbox and nowhere else, so integrators and tests can read the code and nobody can use a
+ * test key to mail strangers; a node's `testMode` sends nothing for real.
  */
 export function createOtpDelivery(config: DeliveryConfig): OtpDelivery {
 	let transport: Transporter | undefined;
@@ -67,7 +68,10 @@ export function createOtpDelivery(config: DeliveryConfig): OtpDelivery {
 			if (sandbox) {
 				await config.uow.repos.runner.insertSandboxMessage({ id: newId('msg'), sessionId: message.sessionId, accountId: message.accountId, env: message.env, channel: message.channel, to: message.to, subject: message.subject ?? null, body: message.text, createdAt: config.now() });
 			}
-			if (options.sandboxOnly) return { delivered: sandbox, sandbox, ...(sandbox ? {} : { error: 'testMode is on, and live sessions have no sandbox outbox' }) };
+			// A sandbox passcode goes to the sandbox outbox only, never to a real mailbox or phone: a
+			// test key (or the public demo) must not be a way to send mail to any address typed.
+			if (sandbox) return { delivered: true, sandbox };
+			if (options.sandboxOnly) return { delivered: false, sandbox, error: 'testMode is on, and live sessions have no sandbox outbox' };
 			let error: string | null;
 			try {
 				error = await real(message);
@@ -75,8 +79,6 @@ export function createOtpDelivery(config: DeliveryConfig): OtpDelivery {
 				error = (err as Error).message;
 				logger.warn({ err, channel: message.channel, sessionId: message.sessionId }, 'passcode delivery failed');
 			}
-			// A sandbox session without a real transport is still delivered: to the outbox.
-			if (error && sandbox && /no (SMTP_URL|SMS_WEBHOOK_URL)/.test(error)) return { delivered: true, sandbox };
 			return error ? { delivered: false, sandbox, error } : { delivered: true, sandbox };
 		}
 	};
