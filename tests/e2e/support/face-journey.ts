@@ -2,9 +2,10 @@
 // the permissions page, wait for the flow to end, read what the server decided.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
 import { baseUrl, createSession, getSession } from './journey.ts';
 import { browserWithCamera, contextFor } from './face-clips.ts';
+import { sceneCamera, type SceneCamera } from './scene-camera.ts';
 
 export const PERMISSIONS = { id: 'perm', type: 'permissions' } as const;
 
@@ -76,6 +77,40 @@ export async function runFaceSession(clip: string, settings: Record<string, unkn
 		}
 	} finally {
 		await browser.close();
+	}
+	const session = await getSession(created.id);
+	const reports: Record<string, any> = {};
+	const outcomes: Record<string, string> = {};
+	for (const r of session.report?.nodeReports ?? []) {
+		reports[r.nodeId] = r;
+		outcomes[r.nodeId] = r.outcome;
+	}
+	return { sessionId: created.id, session, outcomes, reports };
+}
+
+/**
+ * Like runFaceSession, in the worker's browser with a scene camera (scene-camera.ts): `drive`
+ * switches the picture when the page reaches a state (the user turns their head when asked), so the
+ * journey never races a clip's clock.
+ */
+export async function runSceneSession(
+	browser: Browser,
+	scenes: Parameters<typeof sceneCamera>[1],
+	settings: Record<string, unknown>,
+	drive: (page: Page, camera: SceneCamera) => Promise<void>,
+	options: { timeoutMs?: number } = {}
+): Promise<FaceRun> {
+	const created = await createSession(settings);
+	const context = await contextFor(browser, baseUrl());
+	try {
+		const page = await context.newPage();
+		const camera = await sceneCamera(page, scenes);
+		await page.goto(created.path);
+		await page.getByTestId('permissions-continue').click();
+		await drive(page, camera);
+		await expect(page.locator('[data-screen="end"]')).toBeVisible({ timeout: options.timeoutMs ?? 60_000 });
+	} finally {
+		await context.close();
 	}
 	const session = await getSession(created.id);
 	const reports: Record<string, any> = {};
