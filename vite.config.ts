@@ -35,6 +35,9 @@ export default defineConfig({
 		include: ['src/**/*.spec.ts', 'scripts/**/*.spec.ts', 'tests/integration/**/*.spec.ts'],
 		testTimeout: 30_000,
 		hookTimeout: 120_000,
-		pool: 'forks'
+		pool: 'forks',
+		// Vitest's default on two cores is one worker; many suites mostly wait (a server starting, a
+		// webhook lease running out, PostgreSQL), so a second worker overlaps them with the CPU-bound ones.
+		maxWorkers: 2
 	}
 });

@@ -81,7 +81,8 @@ const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 
 
 /**
  * SvelteKit's CSRF check, kept for the pages (the demo's form posts): a form or untyped POST, PUT,
- * PATCH or DELETE from another origin, or with no Origin header at all, is refused. SvelteKit's own
+ * PATCH or DELETE from another site (Sec-Fetch-Site), or from another origin or none (Origin, for
+ * clients that send no Sec-Fetch-Site), is refused. SvelteKit's own
  * check is turned off in vite.config.ts only because it would also refuse `curl -d` (form-encoded,
  * no Origin) on /api, where a bearer key, never a cookie, is what authorises a request.
  */
@@ -89,6 +90,11 @@ function isCrossSiteForm(request: Request, url: URL): boolean {
 	if (url.pathname.startsWith('/api/') || !['POST', 'PUT', 'PATCH', 'DELETE'].includes(request.method)) return false;
 	const type = request.headers.get('content-type')?.split(';')[0].trim().toLowerCase();
 	if (type && !FORM_TYPES.includes(type)) return false;
+	// Browsers say where a request comes from in Sec-Fetch-Site, whatever the referrer policy; the
+	// pages' `Referrer-Policy: no-referrer` makes them send `Origin: null` on their own form posts.
+	const site = request.headers.get('sec-fetch-site');
+	if (site) return site !== 'same-origin';
+	// Other clients: the Origin header, which must be present.
 	const origin = request.headers.get('origin');
 	if (!origin || origin === 'null') return true;
 	// Same host as the request was addressed to (adapter-node assumes https without ORIGIN or

@@ -145,16 +145,13 @@ for (const store of STORE_KINDS) {
 			expect(await page.now()).toEqual({ node: 'face', step: page.state.session.step, status: 'inProgress' });
 		});
 
-		it('refuses a decompression bomb from its header, fast', async () => {
+		it('refuses a decompression bomb from its header, before decoding it', async () => {
 			const page = await openPage(FACE_FLOW);
-			// 8000 × 7999 of one colour: ~270 KB of PNG that would inflate to 256 MB of pixels.
+			// 8000 × 7999 of one colour: ~270 KB of PNG that would inflate to 256 MB of pixels (twelve
+			// of them cost 2.6 s of server time before). The message names the size read from the header.
 			const bomb = (await sharp({ create: { width: 8000, height: 7999, channels: 3, background: '#777' } }).png({ compressionLevel: 9 }).toBuffer()).toString('base64');
-			const started = performance.now();
 			const res = await page.post('/client/nodes/face/evidence', { step: page.state.session.step, frames: Array.from({ length: 12 }, (_, i) => ({ t: i * 100, image: bomb })) });
-			const ms = performance.now() - started;
-			expectError(res, 400, /frames\[0\]\.image is 8000×7999/);
-			// Reading 12 headers, not inflating 768 megapixels (which took 2.6 s on this machine).
-			expect(ms).toBeLessThan(1500);
+			expectError(res, 400, /frames\[0\]\.image is 8000×7999: a camera frame may have at most 4096 pixels a side/);
 			expect(await page.now()).toEqual({ node: 'face', step: page.state.session.step, status: 'inProgress' });
 		});
 
@@ -166,6 +163,15 @@ for (const store of STORE_KINDS) {
 			}
 			// The server still answers afterwards.
 			expect((await api('GET', '/sessions?limit=1')).status).toBe(200);
+		});
+
+		it('has no /demo here: the service did not make its own sandbox account (seeded keys), and DEMO_ENABLED is unset', async () => {
+			const before = await total();
+			expect((await fetch(`${server.url}/demo`)).status).toBe(404);
+			const post = await fetch(`${server.url}/demo`, { method: 'POST', redirect: 'manual', headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded', origin: server.url }, body: 'lang=en' });
+			expect(post.status).toBe(404);
+			expect(await total()).toBe(before);
+			expect(server.logs()).not.toContain('Demo:');
 		});
 
 		it('fuzz: random bodies to POST /sessions get 201 or a 4xx, never a 500, and exactly the 201s are stored', async () => {
@@ -280,21 +286,9 @@ function chunkedPost(url: string, key: string, mb: number): Promise<{ status: nu
 	});
 }
 
-describe('the /demo page cannot be abused', () => {
+describe('the /demo page, where enabled, cannot be abused', () => {
 	const demoPost = (base: string, origin: string | null) =>
 		fetch(`${base}/demo`, { method: 'POST', redirect: 'manual', headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded', ...(origin ? { origin } : {}) }, body: 'lang=en' });
-
-	it('is off by default when the service did not make its own sandbox account (seeded keys, an integrator’s account)', async () => {
-		const server = await startServer({ SEED_API_KEYS: KEY, RATE_LIMIT: '1000000' });
-		try {
-			expect((await fetch(`${server.url}/demo`)).status).toBe(404);
-			expect((await demoPost(server.url, server.url)).status).toBe(404);
-			expect((await apiClient(server.url, KEY)('GET', '/sessions?limit=0&includeTotalCount=true')).json.totalCount).toBe(0);
-			expect(server.logs()).not.toContain('Demo:');
-		} finally {
-			await server.stop();
-		}
-	}, 90_000);
 
 	it('when enabled: refuses cross-site and origin-less form posts, and limits sessions per client address', async () => {
 		const server = await startServer({ SEED_API_KEYS: KEY, RATE_LIMIT: '1000000', DEMO_ENABLED: 'true', DEMO_RATE_LIMIT: '2' });
@@ -305,8 +299,15 @@ describe('the /demo page cannot be abused', () => {
 				expect(res.status, String(origin)).toBe(403);
 				expect(await res.text()).toMatch(/Cross-site/);
 			}
+			// A browser says where the post comes from in Sec-Fetch-Site (and sends Origin: null under the
+			// page's no-referrer policy): that is what counts when it is there.
+			const fetchSite = (site: string, origin: string) =>
+				fetch(`${server.url}/demo`, { method: 'POST', redirect: 'manual', headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': site, origin }, body: 'lang=en' });
+			expect((await fetchSite('cross-site', server.url)).status).toBe(403);
+			expect((await fetchSite('same-site', server.url)).status).toBe(403);
 			expect(await count()).toBe(0);
-			for (let i = 0; i < 2; i++) {
+			expect((await fetchSite('same-origin', 'null')).status).toBe(303);
+			{
 				const res = await demoPost(server.url, server.url);
 				expect(res.status).toBe(303);
 				expect(res.headers.get('location')).toMatch(/^\/verify\?cs=cs_.*lang=en/);
