@@ -78,14 +78,7 @@ export async function runFaceSession(clip: string, settings: Record<string, unkn
 	} finally {
 		await browser.close();
 	}
-	const session = await getSession(created.id);
-	const reports: Record<string, any> = {};
-	const outcomes: Record<string, string> = {};
-	for (const r of session.report?.nodeReports ?? []) {
-		reports[r.nodeId] = r;
-		outcomes[r.nodeId] = r.outcome;
-	}
-	return { sessionId: created.id, session, outcomes, reports };
+	return readRun(created.id);
 }
 
 /**
@@ -112,12 +105,17 @@ export async function runSceneSession(
 	} finally {
 		await context.close();
 	}
-	const session = await getSession(created.id);
+	return readRun(created.id);
+}
+
+/** What the server decided for a session: its report, and each node's report and outcome by node id. */
+async function readRun(sessionId: string): Promise<FaceRun> {
+	const session = await getSession(sessionId);
 	const reports: Record<string, any> = {};
 	const outcomes: Record<string, string> = {};
 	for (const r of session.report?.nodeReports ?? []) {
 		reports[r.nodeId] = r;
 		outcomes[r.nodeId] = r.outcome;
 	}
-	return { sessionId: created.id, session, outcomes, reports };
+	return { sessionId, session, outcomes, reports };
 }
