@@ -155,6 +155,17 @@ for (const store of STORE_KINDS) {
 			expect(await page.now()).toEqual({ node: 'face', step: page.state.session.step, status: 'inProgress' });
 		});
 
+		it('refuses a document photo bomb from its header too', async () => {
+			const page = await openPage([
+				{ id: 'start', type: 'start', outcome: 'doc' },
+				{ id: 'doc', type: 'document_scan', scanningMode: 'SINGLE_SIDE', allowedDocumentTypes: ['MRTD_TYPE_PASSPORT'], outcomes: { scanSuccess: 'end', userCancelled: 'end', scanTimeout: 'end' } },
+				{ id: 'end', type: 'end' }
+			]);
+			const bomb = (await sharp({ create: { width: 8000, height: 7999, channels: 3, background: '#777' } }).png({ compressionLevel: 9 }).toBuffer()).toString('base64');
+			expectError(await page.post('/client/nodes/doc/evidence', { step: page.state.session.step, images: [{ side: 'front', image: bomb }] }), 400, /images\[0\] \(front\) is 8000×7999: at most 48 megapixels/);
+			expect(await page.now()).toEqual({ node: 'doc', step: page.state.session.step, status: 'inProgress' });
+		});
+
 		it('answers a chunked body past the limit with the spec’s 413, not a connection reset', async () => {
 			for (const mb of [9, 20]) {
 				const { status, body } = await chunkedPost(`${server.url}/api/sessions`, KEY, mb);

@@ -13,6 +13,8 @@ export const MAX_DOCUMENT_EVIDENCE_BODY_BYTES = 2 * MAX_DOCUMENT_IMAGE_BASE64 + 
 /** Smallest and largest image side the server reads (a thumbnail cannot carry an MRZ; a huge one is refused before decoding). */
 export const DOCUMENT_IMAGE_MIN_SIDE = 320;
 export const DOCUMENT_IMAGE_MAX_SIDE = 8000;
+/** Largest image in pixels: a 48-megapixel phone photo (8000 × 6000), far more than the MRZ needs. */
+export const DOCUMENT_IMAGE_MAX_PIXELS = 48_000_000;
 
 export const DOCUMENT_SIDES = ['front', 'back'] as const;
 export type DocumentSideName = (typeof DOCUMENT_SIDES)[number];

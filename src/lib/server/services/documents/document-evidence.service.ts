@@ -7,6 +7,7 @@ import { ApiError } from '#lib/domain/errors.ts';
 import type { FlowNode, NodeOf } from '#lib/domain/flow/flow.schema.ts';
 import { documentSettingsOf, sidesFor } from '#lib/domain/flow/document-settings.ts';
 import {
+	DOCUMENT_IMAGE_MAX_PIXELS,
 	DOCUMENT_IMAGE_MAX_SIDE,
 	DOCUMENT_IMAGE_MIN_SIDE,
 	documentEvidenceRequestSchema,
@@ -65,6 +66,7 @@ async function checkImage(bytes: Uint8Array | null, at: string): Promise<Uint8Ar
 	const { width = 0, height = 0 } = meta;
 	if (Math.min(width, height) < DOCUMENT_IMAGE_MIN_SIDE) throw invalid(`${at} is ${width}×${height}: a document photo needs at least ${DOCUMENT_IMAGE_MIN_SIDE} pixels on each side`);
 	if (Math.max(width, height) > DOCUMENT_IMAGE_MAX_SIDE) throw invalid(`${at} is ${width}×${height}: at most ${DOCUMENT_IMAGE_MAX_SIDE} pixels a side`);
+	if (width * height > DOCUMENT_IMAGE_MAX_PIXELS) throw invalid(`${at} is ${width}×${height}: at most ${DOCUMENT_IMAGE_MAX_PIXELS / 1e6} megapixels`);
 	// A header can be whole while the pixels are not: decode once, small (JPEG shrink-on-load keeps it cheap).
 	try {
 		await sharp(bytes).resize(64, 64, { fit: 'inside' }).raw().toBuffer();
