@@ -82,9 +82,9 @@ const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 
 /**
  * SvelteKit's CSRF check, kept for the pages (the demo's form posts): a form or untyped POST, PUT,
  * PATCH or DELETE from another site (Sec-Fetch-Site), or from another origin or none (Origin, for
- * clients that send no Sec-Fetch-Site), is refused. SvelteKit's own
- * check is turned off in vite.config.ts only because it would also refuse `curl -d` (form-encoded,
- * no Origin) on /api, where a bearer key, never a cookie, is what authorises a request.
+ * clients that send no Sec-Fetch-Site), is refused. SvelteKit's own check is turned off in
+ * vite.config.ts only because it would also refuse `curl -d` (form-encoded, no Origin) on /api,
+ * where a bearer key, never a cookie, is what authorises a request.
  */
 function isCrossSiteForm(request: Request, url: URL): boolean {
 	if (url.pathname.startsWith('/api/') || !['POST', 'PUT', 'PATCH', 'DELETE'].includes(request.method)) return false;
