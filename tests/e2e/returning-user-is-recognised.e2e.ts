@@ -5,12 +5,13 @@ import { faceFlow, QUICK, runFaceSession } from './support/face-journey.ts';
 const firstVisit = faceClip('obama-1', [{ still: 'barack_obama_1.jpg', seconds: 4 }]);
 // Another photo of the same man, years apart: what a returning user looks like to the camera.
 const secondVisit = faceClip('obama-2-mirrored', [{ still: 'barack_obama_2.jpg', seconds: 4, flip: true }]);
-const someoneElse = faceClip('biden', [{ still: 'joe_biden_2_800w.jpg', seconds: 4 }]);
 
 const recognition = (clientReferenceId: string) => ({ clientReferenceId, flow: faceFlow([{ id: 'rec', type: 'recognition', ...QUICK }]) });
 
-test('an enrolled user is recognised in a later session; a new face is a new user', async () => {
-	test.setTimeout(360_000);
+// That another person's face is a new user, not a match, is the server's 1:N search: the store
+// suite checks it (face-nodes.spec.ts, recognition) without a third browser session here.
+test('an enrolled user is recognised in a later session', async () => {
+	test.setTimeout(300_000);
 	const first = await runFaceSession(firstVisit, recognition(`customer-${Date.now()}`), { timeoutMs: 120_000 });
 	// Enrolment needs the consent the permissions page asks for when the flow recognises users.
 	expect(first.outcomes.rec).toBe('newUser');
@@ -20,7 +21,4 @@ test('an enrolled user is recognised in a later session; a new face is a new use
 	expect(second.outcomes.rec).toBe('recognized');
 	expect(second.reports.rec.details.recognizedClientReferenceId).toBe(first.session.settings.clientReferenceId);
 	expect(second.reports.rec.details.recognizedSessionId).toBe(first.sessionId);
-
-	const third = await runFaceSession(someoneElse, recognition(`someone-${Date.now()}`), { timeoutMs: 120_000 });
-	expect(third.outcomes.rec).toBe('newUser');
 });
