@@ -193,7 +193,7 @@ describe('validateFlow: fields of every node type', () => {
 		['face_scan bad mode', { ...MINIMAL.face_scan, mode: 'selfie' }, "'mode' must be one of capture, compare"],
 		['face_scan compare without source', { ...MINIMAL.face_scan, mode: 'compare' }, "'referenceImageSource' is required when mode is 'compare'"],
 		['face_scan bad referenceImageSource', { ...MINIMAL.face_scan, mode: 'compare', referenceImageSource: 'camera' }, "'referenceImageSource' must be one of session, providedData, url"],
-		['face_scan session source without key', { ...MINIMAL.face_scan, mode: 'compare', referenceImageSource: 'session' }, "'referenceImageKey' is required"],
+		['face_scan providedData source without key', { ...MINIMAL.face_scan, mode: 'compare', referenceImageSource: 'providedData' }, "'referenceImageKey' is required when referenceImageSource is 'providedData'"],
 		['face_scan url source without url', { ...MINIMAL.face_scan, mode: 'compare', referenceImageSource: 'url' }, "'referenceImageUrl' is required"],
 		['face_scan http url', { ...MINIMAL.face_scan, mode: 'compare', referenceImageSource: 'url', referenceImageUrl: 'http://x.example/a.jpg' }, 'must be an https URL'],
 		['face_scan similarityThreshold above 1', { ...MINIMAL.face_scan, similarityThreshold: 1.5 }, "'similarityThreshold' must be between 0 and 1"],

@@ -121,7 +121,8 @@ function semanticIssues(node: FlowNode): { field: string; message: string }[] {
 		if (node.type === 'face_scan' && node.mode === 'compare' && !source) {
 			out.push({ field: 'referenceImageSource', message: "is required when mode is 'compare'" });
 		}
-		if ((source === 'session' || source === 'providedData') && !node.referenceImageKey) {
+		// With `session` the key may be left out: the node compares with the face saved last.
+		if (source === 'providedData' && !node.referenceImageKey) {
 			out.push({ field: 'referenceImageKey', message: `is required when referenceImageSource is '${source}'` });
 		}
 		if (source === 'url' && !node.referenceImageUrl) {

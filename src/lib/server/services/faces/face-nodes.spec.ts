@@ -78,7 +78,7 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 
 	it('liveness_detection: a live face that turns as asked is livenessDetected; the server measured the turn', async () => {
 		const { sessionId, principal, state } = await start([{ id: 'live', type: 'liveness_detection', testMode: { challenge: 'turnLeft' } }]);
-		expect(state.node).toMatchObject({ id: 'live', props: { available: true, challenge: 'turnLeft', triesLeft: 3 } });
+		expect(state.node).toMatchObject({ id: 'live', props: { available: true, challenge: 'turnLeft', triesLeft: 4 } });
 		const done = await upload(principal, state, { frames: frames.turnLeft, claim: { outcome: 'livenessDetected', camera: { label: 'fake_device_0' } } });
 		expect(done.state.finished?.status).toBe('complete');
 		const [report] = (await reports(sessionId)).filter((r) => r.nodeId === 'live');
@@ -98,8 +98,9 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 	it('liveness_detection: the same turn the wrong way round is not the challenge; tries run out into deepfakeDetected', async () => {
 		const { sessionId, principal, state } = await start([{ id: 'live', type: 'liveness_detection', testMode: { challenge: 'turnLeft' }, maxRetries: 1 }]);
 		const first = await upload(principal, state, { frames: frames.turnRight, claim: { outcome: 'livenessDetected', challenge: { type: 'turnLeft', passed: true } } });
-		expect(first.notice).toEqual({ code: 'face.retry', params: { reason: 'challengeFailed', triesLeft: 0 } });
-		expect(first.state.node).toMatchObject({ id: 'live', props: { triesLeft: 0 } });
+		// maxRetries 1: one try after the first, and the page says so (it once said "0 tries left" here).
+		expect(first.notice).toEqual({ code: 'face.retry', params: { reason: 'challengeFailed', triesLeft: 1 } });
+		expect(first.state.node).toMatchObject({ id: 'live', props: { triesLeft: 1 } });
 		const second = await upload(principal, first.state, { frames: frames.turnRight, claim: { outcome: 'livenessDetected', challenge: { type: 'turnLeft', passed: true } } });
 		expect(second.state.finished).toBeDefined();
 		const [report] = await reports(sessionId).then((r) => r.filter((x) => x.nodeId === 'live'));
@@ -176,6 +177,28 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 		await upload(principal, next.state, { frames: frames.obama2 });
 		const report = (await reports(sessionId)).find((r) => r.nodeId === 'cmp')!;
 		expect(report).toMatchObject({ outcome: 'match', details: { reference: { source: 'session', kind: 'template' } } });
+	});
+
+	it('a session compare without referenceImageKey uses the face saved last in the session', async () => {
+		const { sessionId, principal, state } = await start([
+			{ id: 'first', type: 'face_scan', mode: 'capture', saveToField: 'firstFace' },
+			{ id: 'second', type: 'face_scan', mode: 'capture', saveToField: 'secondFace' },
+			{ id: 'cmp', type: 'face_scan', mode: 'compare', referenceImageSource: 'session' }
+		]);
+		const afterFirst = await upload(principal, state, { frames: frames.biden });
+		// The clock moves on so the second capture is the later one.
+		clock.advance(1000);
+		const afterSecond = await upload(principal, afterFirst.state, { frames: frames.obama1 });
+		expect(afterSecond.state.node).toMatchObject({ id: 'cmp', props: { referenceField: 'secondFace' } });
+		await upload(principal, afterSecond.state, { frames: frames.obama2 });
+		const report = (await reports(sessionId)).find((r) => r.nodeId === 'cmp')!;
+		// Obama against the last saved face (Obama) passes; against the first (Biden) it would not.
+		expect(report).toMatchObject({ outcome: 'passed', details: { reference: { source: 'session', kind: 'template' } } });
+
+		// With nothing saved yet the node ends at once, as a missing reference does.
+		const none = await start([{ id: 'cmp', type: 'face_scan', mode: 'compare', referenceImageSource: 'session' }]);
+		expect(none.state.finished).toBeDefined();
+		expect((await reports(none.sessionId)).find((r) => r.nodeId === 'cmp')).toMatchObject({ outcome: 'error', details: { reason: 'referenceUnavailable' } });
 	});
 
 	it('a compare without its reference ends at once (imageUnavailable / error), and a private URL is never fetched', async () => {

@@ -2,6 +2,7 @@
 // in the session (`saveToField` of a capture, or the document portrait a document_scan saves), a
 // base64 image the integrator put in `providedData`, or an https URL the server fetches itself.
 import { z } from 'zod';
+import { DOCUMENT_PORTRAIT_FIELD } from '#lib/domain/flow/document-settings.ts';
 import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
 import { cosineSimilarity } from '#lib/vision/embedding.ts';
 import type { FaceEngine } from '../../biometrics/face-engine.ts';
@@ -58,13 +59,30 @@ export function referenceSourceOf(node: CompareNode): 'session' | 'providedData'
 }
 
 /**
+ * The session-data key a compare node reads its reference from. A node with `referenceImageKey`
+ * reads that key. One without (the spec makes the key optional) reads the face most recently saved
+ * in the session: the latest face capture (`saveToField`), else the document portrait. Null when
+ * the session holds neither yet.
+ */
+export function sessionReferenceKey(node: CompareNode, data: Record<string, unknown>): string | null {
+	if (node.referenceImageKey) return node.referenceImageKey;
+	let latest: { key: string; at: number } | null = null;
+	for (const [key, value] of Object.entries(data)) {
+		const face = savedFaceSchema.safeParse(value);
+		if (face.success && (!latest || face.data.capturedAt >= latest.at)) latest = { key, at: face.data.capturedAt };
+	}
+	if (latest) return latest.key;
+	return savedImageSchema.safeParse(data[DOCUMENT_PORTRAIT_FIELD]).success ? DOCUMENT_PORTRAIT_FIELD : null;
+}
+
+/**
  * Whether a reference can exist at all, decided without I/O (so a node can end at once instead of
  * asking the user for a face it cannot compare). URLs are only known once fetched.
  */
 export function referencePresent(node: CompareNode, session: SessionRow, data: Record<string, unknown>): boolean {
 	const source = referenceSourceOf(node);
 	if (source === 'url') return !!node.referenceImageUrl;
-	const key = node.referenceImageKey;
+	const key = source === 'session' ? sessionReferenceKey(node, data) : node.referenceImageKey;
 	if (!key) return false;
 	if (source === 'providedData') return typeof (session.settings as { providedData?: Record<string, string> }).providedData?.[key] === 'string';
 	const saved = data[key];
@@ -81,8 +99,8 @@ export async function compareWithReference(node: CompareNode, session: SessionRo
 		if (!fetched.ok) return { ok: false, source, error: `fetch failed: ${fetched.error}` };
 		bytes = fetched.bytes;
 	} else {
-		const key = node.referenceImageKey;
-		if (!key) return { ok: false, source, error: 'no referenceImageKey' };
+		const key = source === 'session' ? sessionReferenceKey(node, data) : node.referenceImageKey;
+		if (!key) return { ok: false, source, error: source === 'session' ? 'no face saved in the session yet' : 'no referenceImageKey' };
 		if (source === 'providedData') {
 			const value = (session.settings as { providedData?: Record<string, string> }).providedData?.[key];
 			if (typeof value !== 'string') return { ok: false, source, error: `providedData.${key} is missing` };

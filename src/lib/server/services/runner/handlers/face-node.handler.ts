@@ -7,7 +7,7 @@ import { LIVENESS_THRESHOLD } from '#lib/vision/face-thresholds.ts';
 import { encodeTemplate } from '../../../biometrics/template-protection.ts';
 import { newId } from '../../../crypto.ts';
 import { serverEvidenceOf, type ServerFaceEvidence } from '../../faces/face-evidence.service.ts';
-import { encodeSavedTemplate, referencePresent, referenceSourceOf, type SavedFace } from '../../faces/face-reference.ts';
+import { encodeSavedTemplate, referencePresent, referenceSourceOf, sessionReferenceKey, type SavedFace } from '../../faces/face-reference.ts';
 import { failureOutcome, judgeFaceEvidence, type FaceNodeType, type Judgement } from '../../faces/face-verdict.ts';
 import { ApiError } from '#lib/domain/errors.ts';
 import type { ActionResult, NodeContext, NodeFinish, NodeHandler } from '../node-handler.ts';
@@ -184,7 +184,8 @@ export function faceNodeHandler(cancelOutcome: string): NodeHandler<FaceNodeType
 				available: true,
 				mode: s.mode,
 				challenge: state.challenge,
-				triesLeft: Math.max(0, s.maxRetries - state.failedTries),
+				// Tries the user still has, this one included: maxRetries counts the tries after the first.
+				triesLeft: Math.max(1, s.maxRetries + 1 - state.failedTries),
 				settings: {
 					captureInstructions: s.captureInstructions,
 					captureDelay: s.captureDelay,
@@ -198,7 +199,7 @@ export function faceNodeHandler(cancelOutcome: string): NodeHandler<FaceNodeType
 					timeoutSeconds: s.timeoutSeconds
 				},
 				// A compare against a face captured earlier on this page can be previewed in the browser.
-				...(compare && referenceSourceOf(compare) === 'session' && compare.referenceImageKey ? { referenceField: compare.referenceImageKey } : {}),
+				...(compare && referenceSourceOf(compare) === 'session' && sessionReferenceKey(compare, ctx.data) ? { referenceField: sessionReferenceKey(compare, ctx.data)! } : {}),
 				...(ctx.node.type === 'face_scan' && node.saveToField ? { saveToField: node.saveToField } : {}),
 				cancellable: true
 			};
@@ -233,7 +234,7 @@ export function faceNodeHandler(cancelOutcome: string): NodeHandler<FaceNodeType
 				if (judgement.retry) {
 					history.push({ reason: judgement.retry.reason, at: ctx.now, liveness: round(evidence.analysis.liveness.median), challenge: state.challenge });
 					setState(ctx, { failedTries: tries, challenge: issueChallenge(ctx, settings), history });
-					return { notice: { code: 'face.retry', params: { reason: judgement.retry.reason, triesLeft: settings.maxRetries - tries } } };
+					return { notice: { code: 'face.retry', params: { reason: judgement.retry.reason, triesLeft: settings.maxRetries + 1 - tries } } };
 				}
 				const finish = judgement.finish!;
 				const persisted = await persist(ctx, evidence, judgement);
