@@ -29,7 +29,12 @@ test('the page explains how to allow it again in this browser, and the flow can 
 
 	// Going on without the camera reaches the flow's permissions node as a denial.
 	await page.getByRole('button', { name: text('en', 'permissions:continueAnyway') }).click();
-	await expect(page.locator('[data-screen="end"]')).toBeVisible();
+	const end = page.locator('[data-screen="end"]');
+	await expect(end).toBeVisible();
+	// The session is complete, not verified: the end says it was submitted, with no success mark.
+	await expect(end).toContainText(text('en', 'end:finished'));
+	await expect(end).toContainText('submitted');
+	await expect(end.locator('.icon')).not.toHaveClass(/complete/);
 	const api = await getSession(session.id);
 	expect(api.status).toBe('complete');
 	expect(api.report.nodeReports.map((r: { nodeId: string; outcome: string }) => [r.nodeId, r.outcome])).toEqual([['perm', 'permissionsDenied']]);

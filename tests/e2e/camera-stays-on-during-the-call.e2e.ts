@@ -29,6 +29,7 @@ test('the camera stays on in a video-call layout, pauses while the tab is hidden
 	await expect.poll(() => page.locator('video.self').evaluate((v: HTMLVideoElement) => v.videoWidth)).toBeGreaterThan(0);
 
 	await page.getByTestId('document-cancel').click();
+	await page.getByTestId('document-cancel-confirm').click();
 	await expect(page.locator('[data-screen="end"]')).toBeVisible();
 	await expect(page.locator('video')).toHaveCount(0);
 	const api = await getSession(session.id);
@@ -49,6 +50,7 @@ test('a session that keeps its video gets the camera recording, uploaded as it g
 	await expect(page.getByTestId('document-node')).toBeVisible();
 	await expect.poll(() => uploads.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
 	await page.getByTestId('document-cancel').click();
+	await page.getByTestId('document-cancel-confirm').click();
 	await expect(page.locator('[data-screen="end"]')).toBeVisible();
 
 	await expect.poll(async () => (await getSession(session.id)).report?.videos?.userVideoUrl ?? null, { timeout: 30_000 }).not.toBeNull();

@@ -93,7 +93,13 @@ test('a passport shown to a driving-licence-only node is refused with a clear me
 		await expect(page.getByTestId('document-node')).toHaveAttribute('data-guidance', 'otherDocument');
 		await expect(page.getByTestId('document-guidance')).toContainText(refusal);
 		await checkScreen(page, testInfo, 'document refused');
+		// Cancel ends the node for good, so it asks once; "Keep going" leaves the step as it was.
 		await page.getByTestId('document-cancel').click();
+		await expect(page.getByTestId('document-cancel-confirm')).toBeVisible();
+		await page.getByTestId('document-cancel-keep').click();
+		await expect(page.getByTestId('document-node')).toBeVisible();
+		await page.getByTestId('document-cancel').click();
+		await page.getByTestId('document-cancel-confirm').click();
 		// Without a document there is no portrait to compare with: the face_scan ends at once.
 		await expect(page.locator('[data-screen="end"]')).toBeVisible();
 	} finally {

@@ -12,6 +12,7 @@ test('inside an iframe on an allowed origin, the page runs with the camera and p
 	// The camera works in the frame (allow="camera; microphone" + the page's Permissions-Policy).
 	await expect.poll(() => frame.locator('video.self').evaluate((v: HTMLVideoElement) => v.videoWidth)).toBeGreaterThan(0);
 	await frame.getByTestId('document-cancel').click();
+	await frame.getByTestId('document-cancel-confirm').click();
 	await expect(frame.locator('[data-screen="end"]')).toBeVisible();
 
 	await expect.poll(async () => (await page.evaluate(() => (window as any).veriflowMessages)).length).toBeGreaterThanOrEqual(4);

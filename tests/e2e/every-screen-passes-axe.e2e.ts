@@ -42,6 +42,11 @@ for (const locale of ['en', 'de', 'ru', 'ja'] as const) {
 		const context = await browser.newContext({ locale });
 		const page = await context.newPage();
 		const session = await createSession({ flow: FLOWS.emailThenCode });
+		// Only /demo sessions show the sandbox outbox: an integrator's passcode page never asks for it.
+		const outboxAsks: string[] = [];
+		page.on('request', (r) => {
+			if (r.url().includes('/api/client/sandbox')) outboxAsks.push(r.url());
+		});
 		await page.goto(session.path);
 		await page.getByTestId('permissions-continue').click();
 		const email = page.getByLabel(text(locale, 'email:label'));
@@ -60,6 +65,7 @@ for (const locale of ['en', 'de', 'ru', 'ja'] as const) {
 		await page.keyboard.press('Enter');
 		await expect(page.locator('[data-screen="end"]')).toBeVisible();
 		await checkScreen(page, testInfo, `${locale} end`);
+		expect(outboxAsks).toEqual([]);
 		await context.close();
 	});
 }

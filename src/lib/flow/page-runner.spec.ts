@@ -28,6 +28,7 @@ function pageState(over: Partial<PageState> = {}, session: Partial<PageState['se
 		session: { id: 'ses_1', status: 'inProgress', lang: 'fr', langs: [], step: 1, ...session },
 		role: 'primary',
 		sandbox: true,
+		demo: false,
 		avatar: null,
 		customization: {},
 		node: { id: 'email', type: 'enter_email', props: {} },

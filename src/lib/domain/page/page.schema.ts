@@ -54,6 +54,8 @@ export const pageStateSchema = z.object({
 	}),
 	role: z.enum(['primary', 'observer']),
 	sandbox: z.boolean(),
+	/** A `/demo` session: its passcodes are shown on the page from the sandbox outbox. */
+	demo: z.boolean().default(false),
 	avatar: avatarViewSchema.nullable(),
 	customization: customizationSchema.default({}),
 	node: nodeViewSchema.nullable(),

@@ -9,6 +9,7 @@ import type { Repos, UnitOfWork } from '../repositories/index.ts';
 import type { SessionRow } from '../repositories/session.repository.ts';
 import type { CatalogueService } from './catalogue.service.ts';
 import type { PendingEffect } from './runner/node-handler.ts';
+import { DEMO_FLOW_ID } from './demo.service.ts';
 import { FlowRunner, toPhrase } from './runner/runner.service.ts';
 import { canonicalJson } from './session.service.ts';
 
@@ -193,6 +194,7 @@ export class PageService {
 			session: { id: session.id, status: session.status, lang, langs: (settings.langs?.filter(isSupportedLang) ?? [...SUPPORTED_LANGS]) as SupportedLang[], step: session.step },
 			role,
 			sandbox: session.env === 'test',
+			demo: session.env === 'test' && session.flowId === DEMO_FLOW_ID && role === 'primary',
 			avatar: avatar ? { id: avatar.id, name: avatar.name, imageUrl: avatar.imageUrl, gender: avatar.gender } : null,
 			customization: settings.customization ?? {},
 			node: await this.deps.runner.view(repos, session),
