@@ -107,10 +107,6 @@ const LAYOUTS: Record<MrzLayout, LayoutSpec> = {
 	}
 };
 
-export function layoutSpec(layout: MrzLayout): { lines: number; length: number } {
-	return { lines: LAYOUTS[layout].lines, length: LAYOUTS[layout].length };
-}
-
 const LETTER_FOR_DIGIT: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '6': 'G', '8': 'B' };
 const DIGIT_FOR_LETTER: Record<string, string> = { O: '0', Q: '0', D: '0', U: '0', I: '1', L: '1', Z: '2', S: '5', G: '6', B: '8', T: '7' };
 /** Confusions that OCR makes in alphanumeric fields; tried only where a check digit can confirm them. */

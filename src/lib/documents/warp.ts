@@ -1,4 +1,4 @@
-import { applyHomography, homographyFromPoints, invertMatrix3, rotationAbout, type Matrix3 } from './homography.ts';
+import { homographyFromPoints, invertMatrix3, rotationAbout, type Matrix3 } from './homography.ts';
 import { sampleBilinear, type Point, type Quad, type Raster } from './raster.ts';
 
 /**
@@ -57,7 +57,3 @@ export function rotateRaster(src: Raster, degrees: number, options: { expand?: b
 	return { raster: warpPerspective(src, m, outW, outH, options.fill), matrix: m };
 }
 
-/** Maps a quad through a homography (used to carry detections between coordinate frames). */
-export function mapQuad(h: Matrix3, q: Quad): Quad {
-	return [applyHomography(h, q[0]), applyHomography(h, q[1]), applyHomography(h, q[2]), applyHomography(h, q[3])];
-}

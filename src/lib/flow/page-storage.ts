@@ -46,14 +46,6 @@ export function saveStoredPage(code: string, page: StoredPage): void {
 	}
 }
 
-export function forgetStoredPage(code: string): void {
-	try {
-		storage().removeItem(PREFIX + code);
-	} catch {
-		// see saveStoredPage
-	}
-}
-
 /**
  * This tab's nonce for opening the link `code`, made once and kept: a retry of the open (its
  * answer lost to a dropped connection, or a reload mid-way) proves it is the same tab.

@@ -148,7 +148,3 @@ export function config(): Config {
 	return current;
 }
 
-/** For tests and the CLI: replace the process configuration. */
-export function setConfig(next: Config): void {
-	current = next;
-}

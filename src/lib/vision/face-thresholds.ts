@@ -40,8 +40,6 @@ export const MAX_ROLL = 15;
 /** Mean luminance (0–255) of the face crop outside which the face is too dark / too bright. */
 export const MIN_LUMINANCE = 60;
 export const MAX_LUMINANCE = 200;
-/** Eye aspect ratio below which an eye counts as closed (blink detection). */
-export const EYE_CLOSED_EAR = 0.2;
 
 /** face_scan node defaults, as the interface spec gives them. */
 export const FACE_SCAN_DEFAULTS = {

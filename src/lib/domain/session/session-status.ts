@@ -18,8 +18,6 @@ export const STATUS_RANK: Record<SessionStatus, number> = { created: 0, inProgre
 
 export const canTransition = (from: SessionStatus, to: SessionStatus): boolean => TRANSITIONS[from].includes(to);
 
-export const isFinished = (status: SessionStatus): boolean => TRANSITIONS[status].length === 0;
-
 export class IllegalTransitionError extends Error {
 	constructor(
 		readonly from: SessionStatus,

@@ -8,13 +8,6 @@ export interface CliResult {
 	output: string;
 }
 
-/** Extra command groups later modules register (e.g. webhook delivery attempts). */
-export type CommandGroup = (app: App, args: string[]) => Promise<CliResult>;
-const extraGroups = new Map<string, { help: string; run: CommandGroup }>();
-export function registerCommandGroup(name: string, help: string, run: CommandGroup): void {
-	extraGroups.set(name, { help, run });
-}
-
 const HELP = `Usage: npm run cli -- <group> <command> [options]
 
   accounts list
@@ -47,8 +40,6 @@ const table = (rows: string[][]) => {
 export async function runCommand(app: App, argv: string[]): Promise<CliResult> {
 	const [group, command, ...rest] = argv;
 	try {
-		const extra = group ? extraGroups.get(group) : undefined;
-		if (extra) return await extra.run(app, [command, ...rest].filter((a): a is string => a !== undefined));
 		switch (`${group ?? ''} ${command ?? ''}`.trim()) {
 			case 'accounts list': {
 				const rows = await app.accounts.listAccounts();
@@ -135,7 +126,7 @@ export async function runCommand(app: App, argv: string[]): Promise<CliResult> {
 			}
 			case '':
 			case 'help':
-				return ok(HELP + [...extraGroups.values()].map((g) => `\n\n${g.help}`).join(''));
+				return ok(HELP);
 			default:
 				return fail(`Unknown command '${argv.join(' ')}'.\n\n${HELP}`);
 		}

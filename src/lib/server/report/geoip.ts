@@ -228,12 +228,6 @@ export function getGeoIp(): GeoIp {
 	return (defaultGeoIp ??= createGeoIp());
 }
 
-/** Replaces the process-wide instance (call once at start-up with options from config). */
-export function configureGeoIp(options: GeoIpOptions): GeoIp {
-	defaultGeoIp = createGeoIp(options);
-	return defaultGeoIp;
-}
-
 /** Location for the report; never throws, `{ ip }` alone when nothing is known. */
 export function lookupLocation(ip: string): Promise<GeoLocation> {
 	return getGeoIp().lookup(ip);

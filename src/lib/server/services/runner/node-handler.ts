@@ -1,4 +1,4 @@
-import type { FlowNode, NodeOf } from '#lib/domain/flow/flow.schema.ts';
+import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
 import type { NodeType } from '#lib/domain/flow/node-types.ts';
 import type { SupportedLang } from '#lib/domain/langs.ts';
 import type { Phrase } from '#lib/domain/session/session.schema.ts';
@@ -66,5 +66,3 @@ export interface NodeHandler<T extends NodeType = NodeType> {
 }
 
 export type HandlerRegistry = { [K in NodeType]: NodeHandler<K> };
-
-export type AnyNode = FlowNode;
