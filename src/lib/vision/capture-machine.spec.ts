@@ -9,7 +9,7 @@ import { qualityGate } from './quality-gate.ts';
 type Scene = 'none' | 'good' | 'small';
 
 /** A fake camera + detector + worker: what the "user" does is a function of time since the test began. */
-function harness(script: { scene: (t: number) => Scene; yaw?: (t: number) => number; ear?: (t: number) => number; liveness?: number }, answers: UploadAnswer[] = [{ kind: 'moved' }]) {
+function harness(script: { scene: (t: number) => Scene; yaw?: (t: number) => number; ear?: (t: number) => number; liveness?: number; analyseMs?: number }, answers: UploadAnswer[] = [{ kind: 'moved' }]) {
 	const t0 = Date.now();
 	const at = () => Date.now() - t0;
 	const uploads: EvidencePayload[] = [];
@@ -26,6 +26,8 @@ function harness(script: { scene: (t: number) => Scene; yaw?: (t: number) => num
 		ready: async () => ({ ms: 1, backend: 'fake' }),
 		async analyse(frameId, _bitmap, _box, want) {
 			const t = at();
+			// A slow phone's worker: the answer comes this long after the frame was taken.
+			if (script.analyseMs) await new Promise((r) => setTimeout(r, script.analyseMs));
 			const present = script.scene(t) !== 'none';
 			const signature = new Float32Array(256).fill(frameId % 7);
 			const result: FrameResult = {
@@ -66,6 +68,25 @@ const config = (over: Partial<CaptureConfig> = {}): CaptureConfig => ({ challeng
 describe('CaptureMachine (fake detector, fake timers)', () => {
 	beforeEach(() => vi.useFakeTimers({ now: 1_800_000_000_000 }));
 	afterEach(() => vi.useRealTimers());
+
+	it('on a slow worker the ring never runs ahead of the frames analysed: full only as the capture happens', async () => {
+		const h = harness({ scene: () => 'good', analyseMs: 1500 });
+		const m = new CaptureMachine(h.ports, config({ captureDelay: 900 }));
+		const seen: { phase: string; progress: number }[] = [];
+		m.subscribe((v) => seen.push({ phase: v.phase, progress: v.progress }));
+		await m.start();
+		// Past captureDelay, but only the first of three frames is back: the ring shows a third.
+		await vi.advanceTimersByTimeAsync(2000);
+		expect(m.view.phase).toBe('holding');
+		expect(m.view.progress).toBeCloseTo(1 / 3, 5);
+		await vi.advanceTimersByTimeAsync(6000);
+		expect(h.uploads).toHaveLength(1);
+		// While holding, a full ring was never shown before the capture began.
+		const holding = seen.filter((v) => v.phase === 'holding');
+		expect(holding.length).toBeGreaterThan(5);
+		expect(holding.filter((v) => v.progress >= 1).length).toBeLessThanOrEqual(1);
+		expect(Math.max(...holding.map((v) => v.progress))).toBeGreaterThan(0.6);
+	});
 
 	it('guides the user into place, holds for captureDelay, then checks the challenge and uploads', async () => {
 		const h = harness({ scene: (t) => (t < 500 ? 'none' : t < 1000 ? 'small' : 'good'), yaw: (t) => (t < 2600 ? 0 : 28) });

@@ -188,9 +188,12 @@ export class CaptureMachine {
 			}
 			const held = now - this.#holdStart;
 			const delay = this.#config.captureDelay;
-			this.#set({ box: check.box, progress: delay > 0 ? Math.min(1, held / delay) : 1, message: 'guidance.good' });
 			const passive = this.#config.passiveFrames ?? 3;
 			const due = this.#frames.filter((f) => f.kind === 'passive').length;
+			// The ring fills as the hold does, but never ahead of the frames actually analysed: on a slow
+			// device (or while the models load) a full ring with "hold it there" went on for seconds.
+			const timeShare = delay > 0 ? Math.min(1, held / delay) : 1;
+			this.#set({ box: check.box, progress: Math.min(timeShare, passive > 0 ? due / passive : 1), message: 'guidance.good' });
 			// Passive frames spread over the hold: frame k once the hold is k/passive through.
 			if (!this.#busy && due < passive && held >= (delay * due) / passive) void this.#grab('passive', check.box);
 			if (held >= delay && due >= passive && !this.#busy) this.#captured();
