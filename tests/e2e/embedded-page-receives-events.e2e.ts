@@ -15,15 +15,21 @@ test('inside an iframe on an allowed origin, the page runs with the camera and p
 	await frame.getByTestId('document-cancel-confirm').click();
 	await expect(frame.locator('[data-screen="end"]')).toBeVisible();
 
-	await expect.poll(async () => (await page.evaluate(() => (window as any).veriflowMessages)).length).toBeGreaterThanOrEqual(4);
-	const messages: { origin: string; data: Record<string, unknown> }[] = await page.evaluate(() => (window as any).veriflowMessages);
-	expect(new Set(messages.map((m) => m.origin))).toEqual(new Set([baseUrl()]));
+	const lifecycle = (all: { data: Record<string, unknown> }[]) => all.filter((m) => m.data.type !== 'veriflow:resize');
+	await expect.poll(async () => lifecycle(await page.evaluate(() => (window as any).veriflowMessages)).length).toBeGreaterThanOrEqual(4);
+	const all: { origin: string; data: Record<string, unknown> }[] = await page.evaluate(() => (window as any).veriflowMessages);
+	expect(new Set(all.map((m) => m.origin))).toEqual(new Set([baseUrl()]));
+	// The content's height, so the embedding page can fit its iframe to it.
+	const heights = all.filter((m) => m.data.type === 'veriflow:resize').map((m) => m.data.height as number);
+	expect(heights.length).toBeGreaterThan(0);
+	for (const h of heights) expect(h).toBeGreaterThan(100);
+	const messages = lifecycle(all);
 	expect(messages.map((m) => m.data.type)).toEqual(['veriflow:ready', 'veriflow:node', 'veriflow:node', 'veriflow:complete']);
 	expect(messages.map((m) => m.data.nodeType).filter(Boolean)).toEqual(['permissions', 'document_scan']);
 	for (const { data } of messages) {
 		expect(data.sessionId).toBe(session.id);
 		// Ids and statuses only: nothing personal can ride along.
-		expect(Object.keys(data).every((k) => ['type', 'sessionId', 'status', 'nodeType', 'code'].includes(k))).toBe(true);
+		expect(Object.keys(data).every((k) => ['type', 'sessionId', 'status', 'nodeType', 'code', 'height'].includes(k))).toBe(true);
 	}
 	expect(messages.at(-1)!.data.status).toBe('complete');
 });

@@ -22,6 +22,14 @@ describe('postEmbedEvent', () => {
 		expect(sent[0]![0]).toEqual({ type: 'veriflow:complete', sessionId: 'ses_1', status: 'complete' });
 	});
 
+	it('carries a whole, finite height on veriflow:resize and drops anything else there', () => {
+		const { self, sent } = frame();
+		postEmbedEvent(self, ['https://shop.example'], { type: 'veriflow:resize', sessionId: 'ses_1', status: 'inProgress', height: 812.4 });
+		postEmbedEvent(self, ['https://shop.example'], { type: 'veriflow:resize', sessionId: 'ses_1', status: 'inProgress', height: Number.NaN });
+		postEmbedEvent(self, ['https://shop.example'], { type: 'veriflow:resize', sessionId: 'ses_1', status: 'inProgress', height: '900' } as never);
+		expect(sent.map(([m]) => (m as { height?: number }).height)).toEqual([812, undefined, undefined]);
+	});
+
 	it('posts nothing from a top-level page', () => {
 		const top: { parent: unknown } = { parent: null };
 		top.parent = top;

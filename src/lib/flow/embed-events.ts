@@ -10,6 +10,8 @@ export interface EmbedMessage {
 	status: string | null;
 	nodeType?: string;
 	code?: string;
+	/** On `veriflow:resize`: the page's content height in CSS pixels, for an iframe that fits it. */
+	height?: number;
 }
 
 interface Target {
@@ -27,6 +29,7 @@ export function postEmbedEvent(self: { parent: Target | null } & object, origins
 	const clean: EmbedMessage = { type: message.type, sessionId: message.sessionId, status: message.status };
 	if (message.nodeType) clean.nodeType = message.nodeType;
 	if (message.code) clean.code = message.code;
+	if (typeof message.height === 'number' && Number.isFinite(message.height)) clean.height = Math.round(message.height);
 	let sent = 0;
 	for (const origin of new Set(origins)) {
 		if (!/^https?:\/\/[^/\s]+$/.test(origin)) continue;

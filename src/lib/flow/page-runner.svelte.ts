@@ -418,11 +418,30 @@ export class PageRunner {
 		this.#poll = null;
 	}
 
-	#post(type: EmbedEvent, extra: { sessionId?: string; status?: string; nodeType?: string; code?: string }): void {
-		if (!this.#frame) return;
+	/**
+	 * Tells an embedding page how tall the content is (`veriflow:resize`), so it can size its iframe
+	 * instead of cutting the camera oval off. Only changes of a pixel or more are sent.
+	 */
+	reportHeight(height: number): void {
+		const rounded = Math.ceil(height);
+		if (!Number.isFinite(rounded) || rounded <= 0 || rounded === this.#lastHeight) return;
+		// Before the allowed origins are known nothing is sent: the next change (or the open) sends it.
+		if (this.#post('veriflow:resize', { height: rounded }) > 0) this.#lastHeight = rounded;
+	}
+	#lastHeight = 0;
+
+	#post(type: EmbedEvent, extra: { sessionId?: string; status?: string; nodeType?: string; code?: string; height?: number }): number {
+		if (!this.#frame) return 0;
 		const sessionId = extra.sessionId ?? this.state?.session.id ?? (type === 'veriflow:error' ? null : (this.intro?.sessionId ?? null));
 		const status = extra.status ?? this.state?.session.status ?? (type === 'veriflow:error' ? null : (this.intro?.status ?? null));
-		postEmbedEvent(this.#frame, this.#origins, { type, sessionId, status, ...(extra.nodeType ? { nodeType: extra.nodeType } : {}), ...(extra.code ? { code: extra.code } : {}) });
+		return postEmbedEvent(this.#frame, this.#origins, {
+			type,
+			sessionId,
+			status,
+			...(extra.nodeType ? { nodeType: extra.nodeType } : {}),
+			...(extra.code ? { code: extra.code } : {}),
+			...(extra.height !== undefined ? { height: extra.height } : {})
+		});
 	}
 
 	/** Whether this page started from an already opened link (a reload). */

@@ -93,5 +93,5 @@ export const submitResponseSchema = z.object({
 export type SubmitResponse = z.infer<typeof submitResponseSchema>;
 
 /** postMessage events to the embedding page: ids and statuses only, never personal data. */
-export const EMBED_EVENTS = ['veriflow:ready', 'veriflow:node', 'veriflow:complete', 'veriflow:incomplete', 'veriflow:error'] as const;
+export const EMBED_EVENTS = ['veriflow:ready', 'veriflow:node', 'veriflow:complete', 'veriflow:incomplete', 'veriflow:error', 'veriflow:resize'] as const;
 export type EmbedEvent = (typeof EMBED_EVENTS)[number];
