@@ -36,6 +36,9 @@ export default defineConfig({
 		testTimeout: 30_000,
 		hookTimeout: 120_000,
 		pool: 'forks',
+		// Fresh embedded stores start from one dumped empty store instead of running initdb each
+		// time (about 4 s of CPU each; src/lib/server/db/pglite-template.ts).
+		env: { PGLITE_TEMPLATE_DIR: 'tests/.tmp/pglite-template' },
 		// Vitest's default on two cores is one worker; many suites mostly wait (a server starting, a
 		// webhook lease running out, PostgreSQL), so a second worker overlaps them with the CPU-bound ones.
 		maxWorkers: 2

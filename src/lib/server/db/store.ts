@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -6,6 +6,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { MIGRATIONS } from './migrations.generated.ts';
+import { pgliteTemplate } from './pglite-template.ts';
 import * as schema from './schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -51,7 +52,10 @@ async function openPglite(dataDir?: string): Promise<Store> {
 		mkdirSync(dir, { recursive: true });
 		const unlock = lockDataDir(dir);
 		try {
-			client = await PGlite.create(dir);
+			// A new data directory starts from the template when there is one (pglite-template.ts).
+			const fresh = !existsSync(path.join(dir, 'PG_VERSION'));
+			const template = fresh ? await pgliteTemplate(applyMigrations) : null;
+			client = template ? await PGlite.create({ dataDir: dir, loadDataDir: template }) : await PGlite.create(dir);
 		} catch (err) {
 			unlock();
 			throw err;
@@ -62,7 +66,8 @@ async function openPglite(dataDir?: string): Promise<Store> {
 			unlock();
 		};
 	} else {
-		client = await PGlite.create();
+		const template = await pgliteTemplate(applyMigrations);
+		client = template ? await PGlite.create({ loadDataDir: template }) : await PGlite.create();
 	}
 	const db = drizzlePglite({ client, schema }) as unknown as Db;
 	return {
@@ -152,40 +157,43 @@ const MIGRATION_LOCK = 7_300_418; // any constant shared by every instance of th
  * makes instances that start together take turns, so each migration runs once.
  */
 async function migrate(store: Store): Promise<void> {
-	await store.query(
-		'create table if not exists veriflow_migrations (name text primary key, applied_at bigint not null)'
-	);
-	const run = async (exec: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[] }>) => {
-		const done = new Set((await exec('select name from veriflow_migrations')).rows.map((r) => (r as { name: string }).name));
-		for (const migration of MIGRATIONS) {
-			if (done.has(migration.name)) continue;
-			await exec('begin');
-			try {
-				for (const statement of migration.sql.split('--> statement-breakpoint')) {
-					if (statement.trim()) await exec(statement);
-				}
-				await exec('insert into veriflow_migrations (name, applied_at) values ($1, $2)', [migration.name, Date.now()]);
-				await exec('commit');
-			} catch (err) {
-				await exec('rollback');
-				throw new Error(`Migration ${migration.name} failed: ${(err as Error).message}`, { cause: err });
-			}
-		}
-	};
-
 	if (store.kind === 'postgres') {
 		// One dedicated connection: the lock, the transactions and the statements must share it.
 		const pool = (store.db as unknown as { $client: pg.Pool }).$client;
 		const client = await pool.connect();
 		try {
 			await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-			await run((sql, params) => client.query(sql, params));
+			await runMigrations((sql, params) => client.query(sql, params));
 		} finally {
 			await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
 			client.release();
 		}
 	} else {
-		const client = (store.db as unknown as { $client: PGlite }).$client;
-		await run((sql, params) => client.query(sql, params));
+		await applyMigrations((store.db as unknown as { $client: PGlite }).$client);
+	}
+}
+
+/** Applies pending migrations on one PGlite client (the embedded store, or the template being made). */
+function applyMigrations(client: PGlite): Promise<void> {
+	return runMigrations((sql, params) => client.query(sql, params));
+}
+
+/** The migrations not yet recorded, each in its own transaction, over one connection's `exec`. */
+async function runMigrations(exec: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[] }>): Promise<void> {
+	await exec('create table if not exists veriflow_migrations (name text primary key, applied_at bigint not null)');
+	const done = new Set((await exec('select name from veriflow_migrations')).rows.map((r) => (r as { name: string }).name));
+	for (const migration of MIGRATIONS) {
+		if (done.has(migration.name)) continue;
+		await exec('begin');
+		try {
+			for (const statement of migration.sql.split('--> statement-breakpoint')) {
+				if (statement.trim()) await exec(statement);
+			}
+			await exec('insert into veriflow_migrations (name, applied_at) values ($1, $2)', [migration.name, Date.now()]);
+			await exec('commit');
+		} catch (err) {
+			await exec('rollback');
+			throw new Error(`Migration ${migration.name} failed: ${(err as Error).message}`, { cause: err });
+		}
 	}
 }
