@@ -49,6 +49,8 @@ for (const locale of ['en', 'de', 'ru', 'ja'] as const) {
 		});
 		await page.goto(session.path);
 		await page.getByTestId('permissions-continue').click();
+		// Where the user is along the flow: e-mail, then the passcode.
+		await expect(page.getByTestId('flow-progress')).toHaveText(text(locale, 'common:step', { current: 1, total: 2 }));
 		const email = page.getByLabel(text(locale, 'email:label'));
 		await email.fill('not an address');
 		await page.keyboard.press('Enter');
@@ -57,6 +59,7 @@ for (const locale of ['en', 'de', 'ru', 'ja'] as const) {
 		await email.fill('a.very.long.address.for.layout.checks@subdomain.example-company.com');
 		await page.keyboard.press('Enter');
 		const code = await sandboxCode(session.id);
+		await expect(page.getByTestId('flow-progress')).toHaveText(text(locale, 'common:step', { current: 2, total: 2 }));
 		await page.getByLabel(text(locale, 'otp:label')).fill(code === '000000' ? '111111' : '000000');
 		await page.keyboard.press('Enter');
 		await expect(page.locator('[data-node="two_factor_email"] .vf-error-text')).toBeVisible();

@@ -29,6 +29,7 @@ function pageState(over: Partial<PageState> = {}, session: Partial<PageState['se
 		role: 'primary',
 		sandbox: true,
 		demo: false,
+		progress: null,
 		avatar: null,
 		customization: {},
 		node: { id: 'email', type: 'enter_email', props: {} },

@@ -56,6 +56,8 @@ export const pageStateSchema = z.object({
 	sandbox: z.boolean(),
 	/** A `/demo` session: its passcodes are shown on the page from the sandbox outbox. */
 	demo: z.boolean().default(false),
+	/** "Step n of m" along the flow's main path; null off it (domain/flow/flow-progress.ts). */
+	progress: z.object({ current: z.int().min(1), total: z.int().min(1) }).nullable().default(null),
 	avatar: avatarViewSchema.nullable(),
 	customization: customizationSchema.default({}),
 	node: nodeViewSchema.nullable(),

@@ -9,6 +9,8 @@ import type { Repos, UnitOfWork } from '../repositories/index.ts';
 import type { SessionRow } from '../repositories/session.repository.ts';
 import type { CatalogueService } from './catalogue.service.ts';
 import type { PendingEffect } from './runner/node-handler.ts';
+import { flowProgress } from '#lib/domain/flow/flow-progress.ts';
+import type { FlowNode } from '#lib/domain/flow/flow.schema.ts';
 import { DEMO_FLOW_ID } from './demo.service.ts';
 import { FlowRunner, toPhrase } from './runner/runner.service.ts';
 import { canonicalJson } from './session.service.ts';
@@ -190,6 +192,7 @@ export class PageService {
 		const settings = session.settings as { langs?: string[]; avatarId?: string; customization?: PageState['customization']; finalPhrase?: string };
 		const avatar = await this.deps.catalogue.avatarFor(settings.avatarId, repos);
 		const lang: SupportedLang = isSupportedLang(session.lang) ? session.lang : 'en';
+		const node = await this.deps.runner.view(repos, session);
 		const state: PageState = {
 			session: { id: session.id, status: session.status, lang, langs: (settings.langs?.filter(isSupportedLang) ?? [...SUPPORTED_LANGS]) as SupportedLang[], step: session.step },
 			role,
@@ -197,7 +200,8 @@ export class PageService {
 			demo: session.env === 'test' && session.flowId === DEMO_FLOW_ID && role === 'primary',
 			avatar: avatar ? { id: avatar.id, name: avatar.name, imageUrl: avatar.imageUrl, gender: avatar.gender } : null,
 			customization: settings.customization ?? {},
-			node: await this.deps.runner.view(repos, session),
+			node,
+			progress: flowProgress(session.flow as FlowNode[], node?.id),
 			transcript: (await repos.runner.listPhrases(session.id)).map(toPhrase),
 			requirements: requirementsOf(session.flow as { type: string }[]),
 			embedOrigins: await this.embedOrigins(repos, session.accountId)
