@@ -35,6 +35,9 @@ test('the demo can be completed with the keyboard alone', async ({ page }) => {
 	await page.keyboard.press('Enter');
 
 	await expect(page.locator('[data-screen="permissions"]')).toBeVisible();
+	// Continue is disabled until the page is live; the page then moves the focus to its heading, so
+	// a walk with Tab that began earlier would be cut off by it (seen on a busy machine).
+	await expect(page.getByTestId('permissions-continue')).toBeEnabled();
 	await tabTo(page, text('en', 'permissions:button'));
 	await expectVisibleFocus(page);
 	await page.keyboard.press('Enter');
