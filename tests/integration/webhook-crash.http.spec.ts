@@ -24,7 +24,7 @@ describe.each(STORE_KINDS)('webhook delivery survives kill -9 (%s)', (kind) => {
 		// Slow answers, so that deliveries are in flight when the server dies.
 		const receiver = await startReceiver(() => ({ status: 200, body: 'ok', delayMs: 1500 }));
 		cleanups.push(() => receiver.close());
-		const env: Record<string, string> = { SEED_API_KEYS: KEY, SEED_WEBHOOK_URL: `${receiver.url}/hook`, SEED_WEBHOOK_SECRET: SECRET, RATE_LIMIT: '100000' };
+		const env: Record<string, string> = { LOG_LEVEL: 'debug', SEED_API_KEYS: KEY, SEED_WEBHOOK_URL: `${receiver.url}/hook`, SEED_WEBHOOK_SECRET: SECRET, RATE_LIMIT: '100000' };
 		if (kind === 'postgres') {
 			const db = await createScratchDatabase();
 			cleanups.push(db.drop);
@@ -49,11 +49,18 @@ describe.each(STORE_KINDS)('webhook delivery survives kill -9 (%s)', (kind) => {
 		const beforeRestart = receiver.counts().size;
 		expect(beforeRestart).toBeLessThan(SESSIONS);
 
+		const crashed = server;
 		server = await startServer(env, { dataDir });
 		// A delivery claimed by the dead process waits out its lease (timeout + 5 s) and is sent again.
 		await waitFor(() => sessionIds.every((id) => receiver.received.some((r) => r.json.sessionId === id)), 60_000, 'every session.status event');
 		// The attempts the crash cut off (the receiver got them, the server never saw the answer) come again.
-		await waitFor(() => cutOff.every((id) => receiver.counts().get(id)! >= 2), 60_000, 'the cut-off attempts to be sent again');
+		await waitFor(() => cutOff.every((id) => receiver.counts().get(id)! >= 2), 60_000, 'the cut-off attempts to be sent again').catch(async (err: Error) => {
+			// What the restarted server did with them, for whoever reads the failure; and whether its store still answers.
+			const answer = apiClient(server.url, KEY)('GET', '/sessions?limit=1');
+			const store = await Promise.race([answer, new Promise<never>((_, no) => setTimeout(() => no(new Error('no answer in 5 s')), 5000))]).then((r) => `store answers ${r.status}`, (e: Error) => `store does not answer: ${e.message}`);
+			const lines = (crashed.logs() + '\n--- restarted ---\n' + server.logs()).split('\n').filter((l) => cutOff.some((id) => l.includes(id)) || l.startsWith('---') || /"level":(40|50)/.test(l));
+			throw new Error(`${err.message}; ${store}; cut off: ${cutOff.join(', ')}; received: ${JSON.stringify([...receiver.counts()])}\n${lines.slice(-40).join('\n')}`);
+		});
 
 		const byId = new Map<string, string>();
 		for (const hit of receiver.received) {

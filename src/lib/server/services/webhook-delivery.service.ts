@@ -76,6 +76,7 @@ export class WebhookDeliveryService {
 			if (canClaim) {
 				const claimed = await this.deps.uow.repos.delivery.claimDue(this.deps.now(), leaseFor(this.timeoutMs), free, newId('clm'));
 				idleSince = claimed.length ? 0 : performance.now();
+				if (claimed.length) logger.debug({ events: claimed.map((c) => c.eventId) }, 'webhook deliveries claimed');
 				for (const delivery of claimed) {
 					const p: Promise<void> = this.attempt(delivery)
 						.then((sent) => void (sent && attempts++))
@@ -134,6 +135,7 @@ export class WebhookDeliveryService {
 			failReason: decision.state === 'failed' ? decision.reason : null,
 			now
 		});
+		logger.debug({ deliveryId: d.id, eventId: d.eventId, attempt, result: result.attemptResult, error: result.error, recorded }, 'webhook attempt');
 		if (!recorded) logger.warn({ deliveryId: d.id, eventId: d.eventId }, 'webhook claim expired before the attempt finished; another worker owns it now');
 		else if (decision.state === 'failed') logger.warn({ eventId: d.eventId, endpointId: d.endpointId, reason: decision.reason, status: result.status, error: result.error }, 'webhook delivery failed');
 		return true;
