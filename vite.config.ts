@@ -32,7 +32,7 @@ export default defineConfig({
 	],
 	server: { port: 5173 },
 	test: {
-		include: ['src/**/*.spec.ts', 'scripts/**/*.spec.ts', 'tests/integration/**/*.spec.ts'],
+		include: ['src/**/*.spec.ts', 'scripts/**/*.spec.ts', 'tests/integration/**/*.spec.ts', 'tests/dialog/**/*.spec.ts'],
 		testTimeout: 30_000,
 		hookTimeout: 120_000,
 		pool: 'forks',

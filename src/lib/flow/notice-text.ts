@@ -20,6 +20,7 @@ export function noticeText(t: Translate, notice: Notice | null | undefined): Not
 	if (!notice) return null;
 	switch (notice.code) {
 		case 'conversation.repeat':
+		case 'conversation.answered':
 			return null;
 		case 'conversation.empty':
 			return { text: t('conversation:empty'), tone: 'error' };

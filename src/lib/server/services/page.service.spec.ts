@@ -17,7 +17,10 @@ const scriptedDialog: DialogPort = {
 		const hit = outcomes.find((o) => reply.toLowerCase().includes(o.id.toLowerCase())) ?? outcomes.find((o) => o.condition === 'otherwise');
 		return { outcomeId: hit?.id ?? null, entities: (reply.includes('@') ? { email: reply } : {}) as Record<string, string> };
 	},
-	repeatPhrase: () => 'Sorry?'
+	repeatPhrase: () => 'Sorry?',
+	canJudge: () => true,
+	choices: (outcomes) => outcomes.map((o) => ({ id: o.id, label: o.condition })),
+	answer: (question) => `About ${question}.`
 };
 
 const DEMO_FLOW = [

@@ -66,20 +66,56 @@ export interface JudgeInput {
 	reply: string;
 }
 
+/** A question the user asked instead of answering; answered from what the session knows. */
+export type UserQuestion = 'purpose' | 'data' | 'duration' | 'other';
+export const USER_QUESTIONS = ['purpose', 'data', 'duration', 'other'] as const satisfies readonly UserQuestion[];
+
 export interface JudgeResult {
 	/** The first outcome whose condition holds, in array order; null when none does (ask again). */
 	outcomeId: string | null;
 	/** What the reply contained: `name`, `email`, `number`, `date` (ISO), `phone` (E.164-ish)… */
 	entities: Record<string, string>;
+	/**
+	 * The reply asked this (alone, or with an answer: "yes, but what do you do with my data?"). It is
+	 * answered before the prompt is asked again, and the reply is not taken as an answer.
+	 */
+	question?: UserQuestion;
+}
+
+export interface SpeakResult {
+	text: string;
+	/**
+	 * False when the engine could not turn the goal into words for the user (a goal it does not
+	 * know, in a language it cannot write it in): the page then offers the outcomes as choices.
+	 */
+	phrased?: boolean;
+}
+
+/** An outcome offered to the user as a button, worded for them in the session language. */
+export interface Choice {
+	id: string;
+	label: string;
+}
+
+/** What the session tells a user who asks how long it takes. */
+export interface SessionFacts {
+	/** Steps along the flow still ahead, this one included (null: not on the main path). */
+	stepsLeft: number | null;
 }
 
 export interface DialogEngine {
 	/** Turns a conversation node's prompt into the avatar's words in the session language. */
-	speak(input: SpeakInput): Promise<{ text: string }>;
+	speak(input: SpeakInput): Promise<SpeakResult>;
 	/** Judges the conditional outcomes in array order against the dialog state and the latest reply. */
 	judge(input: JudgeInput): Promise<JudgeResult>;
 	/** What the avatar says, in the session language, before asking again when no outcome matched. */
 	repeatPhrase(lang: SupportedLang): string;
+	/** Whether this engine can ever find `condition` true from a reply (false: only a choice reaches it). */
+	canJudge(condition: string): boolean;
+	/** The outcomes worded as answers the user can pick, in the session language; unpickable ones left out. */
+	choices(outcomes: readonly { id: string; condition: string }[], lang: SupportedLang): Choice[];
+	/** A short, true answer to a user's question, in the session language. */
+	answer(question: UserQuestion, lang: SupportedLang, facts: SessionFacts): string;
 }
 
 const SAY = /^\s*say\s*:/i;

@@ -234,7 +234,12 @@ describe('speak', () => {
 		['Explain that next we will take a selfie', "Next, we'll take a quick photo of your face."],
 		['Tell the user the verification is complete, thank them and say goodbye', 'Your verification is complete. Thank you! Goodbye, and have a nice day!'],
 		['Introduce yourself and ask whether the user consents to the processing', "I'm your virtual assistant, and I'll guide you through the verification. Do you agree to continue with the verification?"],
-		['Sing a song about the weather', 'Sing a song about the weather']
+		// An instruction the phrasebook does not know is never read out: it becomes its question, or a request to pick.
+		['Ask the user which country they live in', 'Which country do you live in?'],
+		['Find out whether they have a valid passport', 'Do you have a valid passport?'],
+		['Ask the user where they are from.', 'Where are you from?'],
+		['Ask the user for their country of residence', 'What is your country of residence?'],
+		['Sing a song about the weather', 'Please pick the answer that fits you below.']
 	])('%s', async (prompt, text) => {
 		const state: DialogState = { transcript: [], data: { providedData: { name: 'Ada Lovelace' } } };
 		expect((await engine.speak({ prompt, lang: 'en', state })).text).toBe(text);

@@ -2,15 +2,22 @@ import { parseCondition, evaluate, type Observation, type Predicate } from './em
 import { extractEntities, type Entities } from './embedded/entities.ts';
 import { INTENT_LEXICONS, type Intent } from './embedded/intent-lexicon.ts';
 import { phrasesFor, recogniseGoals, sorryLine } from './embedded/phrasebook.ts';
+import { answerFor, QUESTION_LEXICONS, QUESTION_WORDS } from './embedded/questions.ts';
 import { compileLexicon, findMatches, isCjkLang, normalize, type LexiconEntry } from './embedded/text.ts';
+import { correctTypos, vocabularyOf } from './embedded/typos.ts';
+import { choicesFrom, pickLine, questionFromInstruction } from './embedded/wording.ts';
 import {
 	sayText,
+	type Choice,
 	type DialogEngine,
 	type DialogState,
 	type JudgeInput,
 	type JudgeResult,
+	type SessionFacts,
 	type SpeakInput,
-	type SupportedLang
+	type SpeakResult,
+	type SupportedLang,
+	type UserQuestion
 } from './dialog.types.ts';
 
 export interface EmbeddedDialogEngineOptions {
@@ -25,27 +32,71 @@ export interface ReplyAnalysis extends Observation {
 const POSITIVE = new Set<Intent>(['agree', 'ready']);
 const NEGATIVE = new Set<Intent>(['decline', 'notReady']);
 
-const lexicons = new Map<SupportedLang, LexiconEntry<Intent>[]>();
-function intentLexicon(lang: SupportedLang): LexiconEntry<Intent>[] {
-	let lexicon = lexicons.get(lang);
-	if (!lexicon) {
-		const entries: [string, Intent][] = [];
+interface LangLexicons {
+	intents: LexiconEntry<Intent>[];
+	questions: LexiconEntry<UserQuestion>[];
+	/** What a question can be about ("my passport"): a question only in a reply that asks. */
+	topics: LexiconEntry<UserQuestion>[];
+	/** Question words ("why", "is it") and contrast words ("but"), for questions the lexicon does not know. */
+	asking: LexiconEntry<'ask' | 'but'>[];
+	/** Words of both, for typo correction. */
+	vocabulary: Set<string>;
+}
+
+const lexicons = new Map<SupportedLang, LangLexicons>();
+function lexiconsFor(lang: SupportedLang): LangLexicons {
+	let found = lexicons.get(lang);
+	if (!found) {
+		const intents: [string, Intent][] = [];
+		const questions: [string, UserQuestion][] = [];
+		const topics: [string, UserQuestion][] = [];
+		const asking: [string, 'ask' | 'but'][] = [];
 		// The session language first, then English: people often answer "ok" or "yes" whatever the language.
-		for (const source of lang === 'en' ? [INTENT_LEXICONS.en] : [INTENT_LEXICONS[lang], INTENT_LEXICONS.en]) {
-			for (const [intent, phrases] of Object.entries(source) as [Intent, readonly string[]][]) {
-				for (const phrase of phrases) entries.push([phrase, intent]);
+		const langs = lang === 'en' ? (['en'] as const) : ([lang, 'en'] as const);
+		for (const l of langs) {
+			for (const [intent, phrases] of Object.entries(INTENT_LEXICONS[l]) as [Intent, readonly string[]][]) {
+				for (const phrase of phrases) intents.push([phrase, intent]);
 			}
+			const q = QUESTION_LEXICONS[l] ?? (l.startsWith('zh') ? QUESTION_LEXICONS.zh : undefined);
+			for (const [question, phrases] of Object.entries(q ?? {}) as [UserQuestion, readonly string[]][]) {
+				for (const phrase of phrases) (phrase.startsWith('~') ? topics : questions).push([phrase.replace(/^~/, ''), question]);
+			}
+			for (const word of QUESTION_WORDS[l]?.ask ?? []) asking.push([word, 'ask']);
+			for (const word of QUESTION_WORDS[l]?.but ?? []) asking.push([word, 'but']);
 		}
-		lexicon = compileLexicon(entries);
-		lexicons.set(lang, lexicon);
+		const compiled = { intents: compileLexicon(intents), questions: compileLexicon(questions), topics: compileLexicon(topics), asking: compileLexicon(asking) };
+		found = { ...compiled, vocabulary: vocabularyOf([...compiled.intents, ...compiled.questions].map((e) => e.phrase)) };
+		lexicons.set(lang, found);
 	}
-	return lexicon;
+	return found;
+}
+
+/**
+ * The question a reply asks, if any: the first one the lexicon knows, else `other` for a reply that
+ * plainly asks something (a question word with a question mark or a "but", or a question mark on a
+ * reply of three words or more).
+ */
+export function questionIn(reply: string, lang: SupportedLang): UserQuestion | undefined {
+	const { questions, topics, asking, vocabulary } = lexiconsFor(lang);
+	const text = correctTypos(normalize(reply), vocabulary);
+	const known = findMatches(text, questions)[0]?.value;
+	if (known) return known;
+	const marks = findMatches(text, asking).map((m) => m.value);
+	const questionMark = /[?？]/.test(reply);
+	const asks = questionMark || marks.includes('ask');
+	const topic = asks ? findMatches(text, topics)[0]?.value : undefined;
+	if (topic) return topic;
+	const words = isCjkLang(lang) ? text.replace(/\s+/g, '').length / 2 : text.split(' ').length;
+	if (marks.includes('ask') && (questionMark || marks.includes('but'))) return 'other';
+	if (questionMark && words >= 3) return 'other';
+	return undefined;
 }
 
 /** What the reply means: intents (with yes/no conflicts settled by the last one said) and entities. */
 export function analyzeReply(reply: string, lang: SupportedLang, now: Date): ReplyAnalysis {
 	const normalized = normalize(reply);
-	const matches = findMatches(normalized, intentLexicon(lang));
+	const { intents: lexicon, vocabulary } = lexiconsFor(lang);
+	const matches = findMatches(correctTypos(normalized, vocabulary), lexicon);
 	// "No… wait, yes, I'm ready": when both polarities occur, the one said last is the answer.
 	const lastPolar = matches.findLast((m) => POSITIVE.has(m.value) || NEGATIVE.has(m.value));
 	const keep = lastPolar ? (POSITIVE.has(lastPolar.value) ? POSITIVE : NEGATIVE) : null;
@@ -53,6 +104,11 @@ export function analyzeReply(reply: string, lang: SupportedLang, now: Date): Rep
 	for (const m of matches) {
 		const polar = POSITIVE.has(m.value) || NEGATIVE.has(m.value);
 		if (!polar || keep?.has(m.value)) intents.add(m.value);
+	}
+	// Hedged is not agreed: "yes… I mean, I'm not sure" and "ok, I guess" are not a yes.
+	if (intents.has('unsure')) {
+		intents.delete('agree');
+		intents.delete('ready');
 	}
 	const { entities, bareName } = extractEntities(reply, lang, now);
 	if (bareName && intents.size > 0) delete entities.name;
@@ -70,15 +126,24 @@ export class EmbeddedDialogEngine implements DialogEngine {
 		this.#now = options.now ?? (() => new Date());
 	}
 
-	async speak({ prompt, lang, state }: SpeakInput): Promise<{ text: string }> {
+	async speak({ prompt, lang, state }: SpeakInput): Promise<SpeakResult> {
 		const verbatim = sayText(prompt);
 		if (verbatim !== null) return { text: verbatim };
 		const goals = recogniseGoals(prompt);
-		// Without a recognised goal there is nothing to translate from: the prompt itself is spoken,
-		// as written by the integrator. Multilingual flows should use known goals or the LLM engine.
-		const lines = goals.length > 0 ? phrasesFor(goals, lang, knownName(state)) : [prompt.trim()];
+		let phrased = true;
+		let lines: string[];
+		if (goals.length > 0) lines = phrasesFor(goals, lang, knownName(state));
+		else {
+			// A goal the phrasebook does not know is never read out as an instruction ("Ask the user
+			// which country…"): it becomes the question it asks (English, as the integrator wrote it),
+			// or, failing that, the user is asked to pick from the outcomes. Either way the page offers
+			// the outcomes as choices unless the question is in the session's language.
+			const question = questionFromInstruction(prompt);
+			phrased = question !== null && lang === 'en';
+			lines = [question ?? pickLine(lang)];
+		}
 		if ((state.attempt ?? 0) > 0) lines.unshift(sorryLine(lang));
-		return { text: lines.join(isCjkLang(lang) ? '' : ' ') };
+		return { text: lines.join(isCjkLang(lang) ? '' : ' '), phrased };
 	}
 
 	async judge({ outcomes, lang, state, reply }: JudgeInput): Promise<JudgeResult> {
@@ -87,11 +152,32 @@ export class EmbeddedDialogEngine implements DialogEngine {
 		const entities = Object.fromEntries(
 			Object.entries(analysis.entities).filter(([, v]) => v !== undefined)
 		) as Record<string, string>;
+		const question = questionIn(reply, lang);
+		if (question) {
+			// "Yes, but what do you do with my data?" is answered before it counts as a yes; only an
+			// outcome that is about questions ("the user has a question") takes it as it is.
+			const asks = outcomes.find((o) => isAboutHelp(this.#condition(o.condition)));
+			return asks ? { outcomeId: asks.id, entities } : { outcomeId: null, entities, question };
+		}
 		for (const outcome of outcomes) {
 			const predicate = this.#condition(outcome.condition);
 			if (predicate && evaluate(predicate, observation, normalize)) return { outcomeId: outcome.id, entities };
 		}
+		// "I'm not sure" to a question nobody planned for: say what this is about, then ask again.
+		if (analysis.intents.has('unsure')) return { outcomeId: null, entities, question: 'purpose' };
 		return { outcomeId: null, entities };
+	}
+
+	canJudge(condition: string): boolean {
+		return this.#condition(condition) !== null;
+	}
+
+	choices(outcomes: readonly { id: string; condition: string }[], lang: SupportedLang): Choice[] {
+		return choicesFrom(outcomes, lang, (condition) => this.#condition(condition));
+	}
+
+	answer(question: UserQuestion, lang: SupportedLang, facts: SessionFacts): string {
+		return answerFor(question, lang, facts);
 	}
 
 	repeatPhrase(lang: SupportedLang): string {
@@ -112,6 +198,13 @@ export class EmbeddedDialogEngine implements DialogEngine {
 		}
 		return predicate;
 	}
+}
+
+function isAboutHelp(p: Predicate | null): boolean {
+	if (!p) return false;
+	if (p.kind === 'intent') return p.intent === 'help';
+	if (p.kind === 'any') return p.of.some(isAboutHelp);
+	return false;
 }
 
 const NAME_KEYS = ['name', 'firstName', 'first_name', 'fullName', 'givenName'];

@@ -1,6 +1,11 @@
 export { createDialogEngine, DEFAULT_LLM_MODEL, type DialogEngineConfig } from './create-dialog-engine.ts';
 export {
 	sayText,
+	USER_QUESTIONS,
+	type Choice,
+	type SessionFacts,
+	type SpeakResult,
+	type UserQuestion,
 	type ConditionalOutcome,
 	type ConversationNode,
 	type DialogEngine,

@@ -19,8 +19,15 @@ export interface Notice {
 	params?: Record<string, string | number>;
 }
 
+/** The user ends the session on this node (it becomes `incomplete`), e.g. leaving a conversation. */
+export interface NodeLeave {
+	reason: string;
+	details?: Record<string, unknown>;
+}
+
 export interface ActionResult {
 	finish?: NodeFinish;
+	leave?: NodeLeave;
 	notice?: Notice;
 }
 

@@ -1,5 +1,4 @@
-import type { SupportedLang } from '#lib/domain/langs.ts';
-import type { Phrase } from '#lib/domain/session/session.schema.ts';
+import type { DialogEngine } from '../dialog/dialog.types.ts';
 import type { ServerKeys } from '../../crypto.ts';
 import type { UnitOfWork } from '../../repositories/index.ts';
 import type { SessionService } from '../session.service.ts';
@@ -8,24 +7,8 @@ import type { FaceEvidenceSink } from '../faces/face-evidence-sink.ts';
 import type { FaceTemplateCache } from '../faces/template-cache.ts';
 import type { DocumentMediaSink } from '../documents/document-media.ts';
 
-/** The dialog engine as the runner sees it (implemented in services/dialog). */
-export interface DialogPort {
-	speak(input: { prompt: string; lang: SupportedLang; state: DialogStateView }): Promise<{ text: string }>;
-	judge(input: {
-		outcomes: { id: string; condition: string }[];
-		lang: SupportedLang;
-		state: DialogStateView;
-		reply: string;
-	}): Promise<{ outcomeId: string | null; entities: Record<string, string> }>;
-	/** What the avatar says when a reply matched no outcome. */
-	repeatPhrase(lang: SupportedLang): string;
-}
-
-export interface DialogStateView {
-	transcript: Phrase[];
-	data: Record<string, unknown>;
-	lastValidation?: { passed: boolean; actual?: string; reason?: string };
-}
+/** The runner's dialog engine: the one interface in services/dialog (embedded or LLM). */
+export type DialogPort = DialogEngine;
 
 export interface RunnerDeps {
 	uow: UnitOfWork;

@@ -8,7 +8,7 @@ import { newId } from '../../crypto.ts';
 import { logger } from '../../logger.ts';
 import type { Repos } from '../../repositories/index.ts';
 import type { SessionRow } from '../../repositories/session.repository.ts';
-import type { ActionResult, NodeContext, NodeFinish, NodeHandler, Notice, PendingEffect } from './node-handler.ts';
+import type { ActionResult, NodeContext, NodeFinish, NodeHandler, NodeLeave, Notice, PendingEffect } from './node-handler.ts';
 import { HANDLERS } from './handlers/index.ts';
 import type { RunnerDeps } from './runner-deps.ts';
 
@@ -67,6 +67,8 @@ export class FlowRunner {
 		let row = session;
 		if (result.finish) {
 			row = await this.moveTo(repos, session, node, result.finish, effects);
+		} else if (result.leave) {
+			row = await this.leave(repos, session, node, result.leave);
 		} else {
 			await repos.sessions.update(session.id, { data: session.data, lastActivityAt: this.deps.now(), updatedAt: this.deps.now() });
 		}
@@ -101,6 +103,17 @@ export class FlowRunner {
 			outcome = entered;
 		}
 		throw new Error(`Session ${row.id}: more than ${MAX_AUTOMATIC_MOVES} automatic moves`);
+	}
+
+	/**
+	 * The user ended the session on `node`: its report says so (outcome `userLeft`, no target) and
+	 * the session ends `incomplete`, the spec's state for a session that stops short of an END node.
+	 */
+	private async leave(repos: Repos, session: SessionRow, node: FlowNode, leave: NodeLeave): Promise<SessionRow> {
+		const at = this.deps.now();
+		await repos.runner.insertNodeReport({ sessionId: session.id, nodeId: node.id, type: node.type, outcome: 'userLeft', targetNodeId: null, createdAt: at, details: { reason: leave.reason, ...leave.details } });
+		await repos.sessions.update(session.id, { data: session.data, lastActivityAt: at, updatedAt: at });
+		return this.deps.sessions.transition(repos, session.id, 'incomplete');
 	}
 
 	private async complete(repos: Repos, session: SessionRow): Promise<SessionRow> {
