@@ -22,8 +22,10 @@ test('the page explains how to allow it again in this browser, and the flow can 
 	await page.getByTestId('permissions-continue').click();
 	const problem = page.getByTestId('permission-problem');
 	await expect(problem).toHaveAttribute('data-problem', 'denied');
-	await expect(problem).toContainText(text('en', 'permissions:deniedTitle'));
-	await expect(problem).toContainText(text('en', 'permissions:howTo.chromeDesktop'));
+	// A camera-only flow: the texts speak of the camera alone.
+	await expect(problem).toContainText(text('en', 'permissions:deniedTitleCamera'));
+	await expect(problem).toContainText(text('en', 'permissions:howToCamera.chromeDesktop'));
+	await expect(problem).not.toContainText(/microphone/i);
 	await expect(page.getByRole('button', { name: text('en', 'permissions:retry') })).toBeVisible();
 	await attachScreens(page, testInfo, 'camera denied');
 
