@@ -29,9 +29,31 @@ test('inside an iframe on an allowed origin, the page runs with the camera and p
 	for (const { data } of messages) {
 		expect(data.sessionId).toBe(session.id);
 		// Ids and statuses only: nothing personal can ride along.
-		expect(Object.keys(data).every((k) => ['type', 'sessionId', 'status', 'nodeType', 'code', 'height'].includes(k))).toBe(true);
+		expect(Object.keys(data).every((k) => ['type', 'sessionId', 'status', 'nodeType', 'code', 'height', 'isVerified'].includes(k))).toBe(true);
 	}
 	expect(messages.at(-1)!.data.status).toBe('complete');
+	// The document step was cancelled: complete, and not verified (the report's isVerified, for the UI).
+	expect(messages.at(-1)!.data.isVerified).toBe(false);
+});
+
+test("the end page says the integrator's words and leads back to their site with the session id", async ({ page }) => {
+	const returnUrl = `${parentOrigin()}/embed?back=1`;
+	const session = await createSession({
+		flow: FLOWS.emailOnly,
+		langs: ['en', 'de'],
+		customization: { endPage: { heading: 'Thanks, that was it', textTranslates: { de: 'Wir melden uns per E-Mail.' }, text: 'We will e-mail you.', returnUrl } }
+	});
+	await page.goto(session.path);
+	await page.getByTestId('permissions-continue').click();
+	await page.getByLabel(text('en', 'email:label')).fill('ada@example.com');
+	await page.getByRole('button', { name: text('en', 'email:submit') }).click();
+	const end = page.locator('[data-screen="end"]');
+	await expect(end.getByRole('heading')).toHaveText('Thanks, that was it');
+	await expect(end).toContainText('We will e-mail you.');
+	const back = page.getByTestId('end-return');
+	await expect(back).toHaveText(text('en', 'end:returnTo', { site: new URL(returnUrl).host }));
+	const href = new URL((await back.getAttribute('href'))!);
+	expect([href.origin + href.pathname, href.searchParams.get('back'), href.searchParams.get('sessionId'), href.searchParams.get('status')]).toEqual([`${parentOrigin()}/embed`, '1', session.id, 'complete']);
 });
 
 test('an origin that is not allowed cannot frame the page', async ({ page }) => {

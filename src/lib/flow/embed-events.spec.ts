@@ -30,6 +30,18 @@ describe('postEmbedEvent', () => {
 		expect(sent.map(([m]) => (m as { height?: number }).height)).toEqual([812, undefined, undefined]);
 	});
 
+	it('carries the verdict on veriflow:complete only, and only as a boolean', () => {
+		const { self, sent } = frame();
+		postEmbedEvent(self, ['https://shop.example'], { type: 'veriflow:complete', sessionId: 'ses_1', status: 'complete', isVerified: false });
+		postEmbedEvent(self, ['https://shop.example'], { type: 'veriflow:incomplete', sessionId: 'ses_1', status: 'incomplete', isVerified: false });
+		postEmbedEvent(self, ['https://shop.example'], { type: 'veriflow:complete', sessionId: 'ses_1', status: 'complete', isVerified: 'yes' } as never);
+		expect(sent.map(([m]) => m)).toEqual([
+			{ type: 'veriflow:complete', sessionId: 'ses_1', status: 'complete', isVerified: false },
+			{ type: 'veriflow:incomplete', sessionId: 'ses_1', status: 'incomplete' },
+			{ type: 'veriflow:complete', sessionId: 'ses_1', status: 'complete' }
+		]);
+	});
+
 	it('posts nothing from a top-level page', () => {
 		const top: { parent: unknown } = { parent: null };
 		top.parent = top;

@@ -12,6 +12,8 @@ export interface EmbedMessage {
 	code?: string;
 	/** On `veriflow:resize`: the page's content height in CSS pixels, for an iframe that fits it. */
 	height?: number;
+	/** On `veriflow:complete`: the session's verdict, as the report has it (a hint for the UI). */
+	isVerified?: boolean;
 }
 
 interface Target {
@@ -30,6 +32,7 @@ export function postEmbedEvent(self: { parent: Target | null } & object, origins
 	if (message.nodeType) clean.nodeType = message.nodeType;
 	if (message.code) clean.code = message.code;
 	if (typeof message.height === 'number' && Number.isFinite(message.height)) clean.height = Math.round(message.height);
+	if (message.type === 'veriflow:complete' && typeof message.isVerified === 'boolean') clean.isVerified = message.isVerified;
 	let sent = 0;
 	for (const origin of new Set(origins)) {
 		if (!/^https?:\/\/[^/\s]+$/.test(origin)) continue;

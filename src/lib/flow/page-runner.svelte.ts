@@ -348,7 +348,8 @@ export class PageRunner {
 			this.#post('veriflow:node', { nodeType: next.node.type });
 		}
 		if (next.finished && !prev?.finished) {
-			this.#post(next.finished.status === 'complete' ? 'veriflow:complete' : 'veriflow:incomplete', {});
+			const verdict = typeof next.finished.isVerified === 'boolean' ? { isVerified: next.finished.isVerified } : {};
+			this.#post(next.finished.status === 'complete' ? 'veriflow:complete' : 'veriflow:incomplete', next.finished.status === 'complete' ? verdict : {});
 			void this.recorder.end();
 			this.media.end();
 			this.handoffOpen = false;
@@ -430,7 +431,7 @@ export class PageRunner {
 	}
 	#lastHeight = 0;
 
-	#post(type: EmbedEvent, extra: { sessionId?: string; status?: string; nodeType?: string; code?: string; height?: number }): number {
+	#post(type: EmbedEvent, extra: { sessionId?: string; status?: string; nodeType?: string; code?: string; height?: number; isVerified?: boolean }): number {
 		if (!this.#frame) return 0;
 		const sessionId = extra.sessionId ?? this.state?.session.id ?? (type === 'veriflow:error' ? null : (this.intro?.sessionId ?? null));
 		const status = extra.status ?? this.state?.session.status ?? (type === 'veriflow:error' ? null : (this.intro?.status ?? null));
@@ -440,7 +441,8 @@ export class PageRunner {
 			status,
 			...(extra.nodeType ? { nodeType: extra.nodeType } : {}),
 			...(extra.code ? { code: extra.code } : {}),
-			...(extra.height !== undefined ? { height: extra.height } : {})
+			...(extra.height !== undefined ? { height: extra.height } : {}),
+			...(extra.isVerified !== undefined ? { isVerified: extra.isVerified } : {})
 		});
 	}
 

@@ -66,8 +66,11 @@ export const pageStateSchema = z.object({
 	requirements: z.object({ camera: z.boolean(), microphone: z.boolean(), recognition: z.boolean(), biometric: z.boolean() }),
 	/** Origins that may embed this page; postMessage events go to these only. */
 	embedOrigins: z.array(z.string()),
-	/** Set once the session is over. */
-	finished: z.object({ status: z.enum(['complete', 'incomplete']), finalPhrase: z.string().optional() }).optional()
+	/**
+	 * Set once the session is over. `isVerified` only for embedded integrations (the account has
+	 * embed origins), for the `veriflow:complete` event; decisions belong on the server.
+	 */
+	finished: z.object({ status: z.enum(['complete', 'incomplete']), finalPhrase: z.string().optional(), isVerified: z.boolean().optional() }).optional()
 });
 export type PageState = z.infer<typeof pageStateSchema>;
 

@@ -32,9 +32,38 @@ export const permissionsPageSchema = z
 	})
 	.meta({ id: 'PermissionsPageCustomization' });
 
+/** A link back to the integrator's site: https, or http on this machine (development). */
+const returnUrl = z
+	.string()
+	.max(2000)
+	.refine((value) => {
+		try {
+			const url = new URL(value);
+			return url.protocol === 'https:' || (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname));
+		} catch {
+			return false;
+		}
+	}, 'must be an https URL (http only for localhost)');
+
+/**
+ * Our extension: the end screen's words and the way back to the integrator's site. The user is
+ * sent to `returnUrl` with `sessionId` and `status` added to its query (never the verdict: the
+ * integrator reads that from the API or a webhook).
+ */
+export const endPageSchema = z
+	.strictObject({
+		heading: z.string().min(1).max(200).optional(),
+		text: z.string().min(1).max(1000).optional(),
+		headingTranslates: translations(200).optional(),
+		textTranslates: translations(1000).optional(),
+		returnUrl: returnUrl.optional()
+	})
+	.meta({ id: 'EndPageCustomization' });
+
 export const customizationSchema = z
 	.strictObject({
 		permissionsPage: permissionsPageSchema.optional(),
+		endPage: endPageSchema.optional(),
 		controls: z.strictObject({ showUxControls: z.boolean().optional() }).optional()
 	})
 	.meta({ id: 'Customization' });

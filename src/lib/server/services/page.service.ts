@@ -1,3 +1,4 @@
+import { isVerified } from '#lib/domain/session/report-rules.ts';
 import { ApiError } from '#lib/domain/errors.ts';
 import { isSupportedLang, SUPPORTED_LANGS, type SupportedLang } from '#lib/domain/langs.ts';
 import { resolveLanguage } from '#lib/i18n/resolve-language.ts';
@@ -208,6 +209,8 @@ export class PageService {
 		};
 		if (session.status === 'complete' || session.status === 'incomplete') {
 			state.finished = { status: session.status, ...(settings.finalPhrase && session.status === 'complete' ? { finalPhrase: settings.finalPhrase } : {}) };
+			// For the embedding page's `veriflow:complete` only: a page that is never framed has no use for it.
+			if (state.embedOrigins.length) state.finished.isVerified = isVerified(session.status, await repos.runner.listNodeReports(session.id)) ?? false;
 		}
 		return state;
 	}
