@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseMrzLines } from '#lib/documents/mrz-parse.ts';
 import { createRaster, crop } from '#lib/documents/raster.ts';
@@ -31,6 +32,22 @@ describe('readDocument: MRZ documents', () => {
 			expect(r.fields.checkDigitsValid).toBe('true');
 			expect(r.sides[0].quad).not.toBeNull();
 			expect(r.problems).not.toContain('CHECK_DIGIT_MISMATCH');
+		},
+		SLOW
+	);
+
+	// A phone stores a photo sideways or mirrored and says so in EXIF: the reading must not depend on it.
+	it.each([
+		[3, (s: sharp.Sharp) => s.rotate(180)],
+		[6, (s: sharp.Sharp) => s.rotate(270)],
+		[5, (s: sharp.Sharp) => s.rotate(270).flop()]
+	])(
+		'reads the same from a JPEG stored with EXIF orientation %i',
+		async (orientation, store) => {
+			const bytes = await store(sharp(fixture('td3-passport-2.jpg'))).withMetadata({ orientation }).jpeg({ quality: 92 }).toBuffer();
+			const r = await reader.read(bytes, { mode: 'SINGLE_SIDE', now, encodeImages: false });
+			expect(r.mrz?.lines).toEqual(expected['td3-passport-2.jpg'].mrz);
+			expect(r.fields).toEqual(expectedFields('td3-passport-2.jpg'));
 		},
 		SLOW
 	);
