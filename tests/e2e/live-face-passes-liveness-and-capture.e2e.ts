@@ -42,8 +42,10 @@ test('a live face that turns as asked passes liveness_detection and face_scan ca
 	// The page's own claim is recorded next to the server's verdict (on this synthetic "turn" the
 	// browser's landmark yaw does not always see the turn the server measures; the server decides).
 	expect(live.claim.challenge.type).toBe('turnLeft');
-	// The sandbox records the fake camera without acting on it.
+	// The sandbox records the fake camera without acting on it. This synthetic turn is a photo and
+	// its mirror image, the very attack the server refuses in a live session: it says so here.
 	expect(live.injection.enforced).toBe(false);
+	expect(live.injection.signals).toContain('mirroredFrames');
 	expect(run.reports.selfie.details.photoId).toMatch(/^med_/);
 	expect(run.session.report.livenessDetected).toBe(true);
 	expect(run.session.report.screenshots).toHaveLength(2);

@@ -47,3 +47,27 @@ describe('timingSignals', () => {
 		expect(timingSignals([0, 10, 90, 100]).jitter).toBeGreaterThan(0.5);
 	});
 });
+
+describe('mirrored frames', async () => {
+	const { readFileSync } = await import('node:fs');
+	const sharp = (await import('sharp')).default;
+	const dir = new URL('../../../tests/fixtures/faces/', import.meta.url);
+	/** A fixture photo as the page would send it: `flop` mirrors it, `gain` changes its brightness. */
+	async function frame(name: string, { flop = false, gain = 1, left = 0 } = {}) {
+		let s = sharp(readFileSync(new URL(name, dir))).resize(320, 240, { fit: 'cover' });
+		if (flop) s = s.flop();
+		const { data, info } = await s.linear(gain, 0).extract({ left, top: 0, width: 320 - left, height: 240 }).resize(320, 240).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+		return frameSignature({ width: info.width, height: info.height, data: new Uint8Array(data) });
+	}
+
+	it('sees a photo and its mirror image, re-lit, posted as a head turn', async () => {
+		const frames = [await frame('barack_obama_1.jpg', { flop: true }), await frame('barack_obama_1.jpg', { flop: true, gain: 1.06 }), await frame('barack_obama_1.jpg', { gain: 1.12 }), await frame('barack_obama_1.jpg', { gain: 1.18 })];
+		expect(motionSignals(frames).mirrored).toBe(true);
+	});
+
+	it('does not call different pictures, or a camera moving over one scene, mirrored', async () => {
+		expect(motionSignals([await frame('barack_obama_1.jpg'), await frame('barack_obama_2.jpg'), await frame('eileen_collins_1.jpg')]).mirrored).toBe(false);
+		// The same scene seen from a little further left or right: what a hand-held phone does.
+		expect(motionSignals([await frame('live_minivision_1.jpg'), await frame('live_minivision_1.jpg', { left: 12 }), await frame('live_minivision_1.jpg', { left: 24, gain: 1.1 })]).mirrored).toBe(false);
+	});
+});

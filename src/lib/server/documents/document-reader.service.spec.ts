@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseMrzLines } from '#lib/documents/mrz-parse.ts';
 import { createRaster, crop } from '#lib/documents/raster.ts';
@@ -38,9 +38,9 @@ describe('readDocument: MRZ documents', () => {
 
 	// A phone stores a photo sideways or mirrored and says so in EXIF: the reading must not depend on it.
 	it.each([
-		[3, (s: sharp.Sharp) => s.rotate(180)],
-		[6, (s: sharp.Sharp) => s.rotate(270)],
-		[5, (s: sharp.Sharp) => s.rotate(270).flop()]
+		[3, (s: Sharp) => s.rotate(180)],
+		[6, (s: Sharp) => s.rotate(270)],
+		[5, (s: Sharp) => s.rotate(270).flop()]
 	])(
 		'reads the same from a JPEG stored with EXIF orientation %i',
 		async (orientation, store) => {

@@ -88,8 +88,9 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 		expect(d.challenge.peak).toBeGreaterThan(18);
 		expect(d.liveness.live).toBe(true);
 		expect(d.identity.consistent).toBe(true);
-		// A sandbox session records the fake camera's label without acting on it.
-		expect(d.injection).toMatchObject({ enforced: false, virtualCamera: true, signals: ['virtualCamera'] });
+		// A sandbox session records the fake camera's label without acting on it, and that this
+		// synthetic turn is a photo and its mirror image (refused in a live session).
+		expect(d.injection).toMatchObject({ enforced: false, virtualCamera: true, mirrored: true, signals: ['virtualCamera', 'mirroredFrames'] });
 		expect(d.disagreements).toBeUndefined();
 		expect(d.screenshotId).toMatch(/^med_/);
 		expect(await app.faceEvidence.list(sessionId, 'screenshot')).toHaveLength(1);

@@ -37,7 +37,7 @@ function analysis(frames: AnalysedFrame[], over: Partial<EvidenceAnalysis> = {})
 		framesWithSeveralFaces: frames.filter((f) => f.faceCount > 1).length,
 		liveness: { scores, median, live: median !== null && median >= 0.6 },
 		identity: { minSimilarity: 0.8, consistent: true },
-		motion: { frozen: false, looped: false, frozenShare: 0, meanChange: 4 },
+		motion: { frozen: false, looped: false, frozenShare: 0, meanChange: 4, mirrored: false },
 		timing: { frames: frames.length, fps: 10, jitter: 0.1, nonMonotonic: false },
 		alignedCrop: null,
 		...over
@@ -84,13 +84,26 @@ describe('judgeFaceEvidence', () => {
 	});
 
 	it('ends at once on injection signals in live sessions, and only records them in sandbox ones', () => {
-		const a = analysis(turnLeftFrames(), { motion: { frozen: true, looped: false, frozenShare: 1, meanChange: 0 } });
+		const a = analysis(turnLeftFrames(), { motion: { frozen: true, looped: false, frozenShare: 1, meanChange: 0, mirrored: false } });
 		const live = judgeFaceEvidence(input({ analysis: a, claim: { camera: { label: 'OBS Virtual Camera' } } }));
 		expect(live.finish).toEqual({ outcome: 'deepfakeDetected', reason: 'injection' });
 		expect(live.injection.signals).toEqual(['virtualCamera', 'frozenFrames']);
 		const sandbox = judgeFaceEvidence(input({ analysis: a, enforceInjection: false, claim: { camera: { label: 'fake_device_0' } } }));
 		expect(sandbox.finish).toEqual({ outcome: 'livenessDetected' });
 		expect(sandbox.injection).toMatchObject({ enforced: false, virtualCamera: true });
+	});
+
+	it('fails a head turn made of a photo and its mirror image, whatever the page claims', () => {
+		const a = analysis(turnLeftFrames(), { motion: { frozen: false, looped: false, frozenShare: 0, meanChange: 6, mirrored: true } });
+		const live = judgeFaceEvidence(input({ analysis: a, claim: { motion: { frozen: false, looped: false } } as never }));
+		expect(live.challenge).toMatchObject({ type: 'turnLeft', passed: true });
+		expect(live.injection.signals).toEqual(['mirroredFrames']);
+		// The turn itself measured fine: only the mirror gives it away. A retry, then the node fails.
+		expect(live.retry).toEqual({ reason: 'challengeFailed' });
+		const last = judgeFaceEvidence(input({ analysis: a, failedTries: 2, maxRetries: 2 }));
+		expect(last.finish).toEqual({ outcome: 'deepfakeDetected', reason: 'challengeFailed' });
+		// Sandbox sessions (Chromium's fake camera) record it and go on.
+		expect(judgeFaceEvidence(input({ analysis: a, enforceInjection: false })).finish).toEqual({ outcome: 'livenessDetected' });
 	});
 
 	it('refuses frames of two different people', () => {

@@ -45,6 +45,8 @@ export interface InjectionFindings {
 	cameraLabel?: string;
 	frozen: boolean;
 	looped: boolean;
+	/** One frame is another's mirror image (a photo and its mirror posted as a head turn). */
+	mirrored: boolean;
 	nonMonotonic: boolean;
 	/** The signals that fired. */
 	signals: string[];
@@ -88,8 +90,10 @@ export function injectionFindings(input: Pick<JudgeInput, 'analysis' | 'claim' |
 	const frozen = analysis.frames.length >= 3 && (analysis.motion.frozen || claim.motion?.frozen === true);
 	const looped = analysis.motion.looped || claim.motion?.looped === true;
 	const nonMonotonic = analysis.timing.nonMonotonic || claim.timing?.nonMonotonic === true;
-	const signals = [virtualCamera && 'virtualCamera', frozen && 'frozenFrames', looped && 'loopedFrames', nonMonotonic && 'frameTiming'].filter((s): s is string => !!s);
-	return { enforced: input.enforceInjection, virtualCamera, ...(label ? { cameraLabel: label.slice(0, 120) } : {}), frozen, looped, nonMonotonic, signals };
+	// Measured on the server only: the page's claim has no say in it.
+	const mirrored = analysis.motion.mirrored === true;
+	const signals = [virtualCamera && 'virtualCamera', frozen && 'frozenFrames', looped && 'loopedFrames', mirrored && 'mirroredFrames', nonMonotonic && 'frameTiming'].filter((s): s is string => !!s);
+	return { enforced: input.enforceInjection, virtualCamera, ...(label ? { cameraLabel: label.slice(0, 120) } : {}), frozen, looped, mirrored, nonMonotonic, signals };
 }
 
 /** Judges one try of a face node. */
@@ -104,7 +108,9 @@ export function judgeFaceEvidence(input: JudgeInput): Judgement {
 	if (input.recognition?.match) similarity = input.recognition.match.score;
 
 	const reason = ((): FaceFailureReason | null => {
-		if (injection.enforced && injection.signals.length) return 'injection';
+		// A mirrored pair fails the challenge below (retryable) rather than ending the node: the one
+		// scene it could misjudge is a real person turning both ways in front of a plain wall.
+		if (injection.enforced && injection.signals.some((s) => s !== 'mirroredFrames')) return 'injection';
 		if (analysis.framesWithFace === 0) return 'noFace';
 		if (!best?.face) return 'multipleFaces';
 		if (!analysis.identity.consistent) return 'identityChanged';
@@ -113,7 +119,7 @@ export function judgeFaceEvidence(input: JudgeInput): Judgement {
 		if (input.requireLiveness || type === 'recognition') {
 			if (!analysis.liveness.live) return 'notLive';
 		}
-		if (challenge && !challenge.passed) return 'challengeFailed';
+		if (challenge && (!challenge.passed || (injection.enforced && injection.mirrored))) return 'challengeFailed';
 		if (input.reference?.ok && (similarity === null || similarity < input.threshold)) return 'noMatch';
 		return null;
 	})();
