@@ -2,6 +2,7 @@
 // 128×128 grey crop of the face (drawn from the video by the caller: a few KB, not the whole frame)
 // gives sharpness and exposure, measured exactly as the server measures them.
 import { scaleBox } from './box.ts';
+import { distinctFaces } from './distinct-faces.ts';
 import { frBoxFromBlaze } from './box-from.ts';
 import { BLAZE_TO_FR_WIDTH } from './face-thresholds.ts';
 import type { DetectorFrame } from './detector.ts';
@@ -26,10 +27,10 @@ export type CropReader = (box: Box, size: number, out: Float32Array) => void;
  * exactly one face (otherwise the verdict is already decided). `scratch` is reused across frames.
  */
 export function checkFrame(frame: DetectorFrame, settings: Partial<QualitySettings>, readCrop: CropReader, scratch: Float32Array): LiveCheck {
-	const faces = frame.faces;
+	// People, as the server counts them: a box nested in the face or a speck far smaller is not one.
+	const faces = distinctFaces(frame.faces);
 	if (!faces.length) return { quality: { faceCount: 0, face: null }, verdict: qualityGate({ faceCount: 0, face: null }, settings), box: null, frBox: null };
-	let largest = faces[0];
-	for (const f of faces) if (f.box.width * f.box.height > largest.box.width * largest.box.height) largest = f;
+	const largest = faces[0]!;
 	const frBox = frBoxFromBlaze(largest.box);
 	const size = Math.round(Math.sqrt(scratch.length));
 	let sharpness = 0;

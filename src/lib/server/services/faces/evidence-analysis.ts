@@ -4,6 +4,7 @@
 // others (the same person throughout). Nothing the browser measured is reused.
 import sharp from 'sharp';
 import { alignFace, ARCFACE_REFERENCE } from '#lib/vision/align.ts';
+import { distinctFaces } from '#lib/vision/distinct-faces.ts';
 import { cosineSimilarity } from '#lib/vision/embedding.ts';
 import { FEATURE_SIZE, LIVENESS_THRESHOLD, MATCH_THRESHOLD } from '#lib/vision/face-thresholds.ts';
 import type { FacePipeline } from '#lib/vision/face-pipeline.ts';
@@ -37,7 +38,7 @@ export interface AnalysedFrame {
 	t: number;
 	width: number;
 	height: number;
-	/** Faces the detector found. */
+	/** People the detector found (boxes nested in the main face or far smaller than it not counted). */
 	faceCount: number;
 	/** The largest face (null when none). */
 	face: AnalysedFace | null;
@@ -118,8 +119,9 @@ export async function analyseEvidence(engine: FaceEngine, input: readonly Eviden
 				continue;
 			}
 			signatures.push(frameSignature(image));
-			const detections = await pipeline.detect(image);
-			const largest = detections.sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height)[0];
+			// Boxes nested in the face or specks far smaller than it are not another person.
+			const detections = distinctFaces(await pipeline.detect(image));
+			const largest = detections[0];
 			let face: AnalysedFace | null = null;
 			if (largest) {
 				const landmarks = await pipeline.landmarks(image, largest.box);
