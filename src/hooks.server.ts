@@ -8,7 +8,7 @@ import { randomBase62 } from '#lib/server/crypto.ts';
 import { errorResponse } from '#lib/server/http/error-response.ts';
 import { rateLimitHeaders } from '#lib/server/http/rate-limit.ts';
 import { logger } from '#lib/server/logger.ts';
-import { announceStart } from '#lib/server/start-up.ts';
+import { announceStart, warmModels } from '#lib/server/start-up.ts';
 import { listenAdminSocket } from '#lib/server/cli/admin-socket.ts';
 import { pageHeaders } from '#lib/server/http/page-headers.ts';
 
@@ -32,6 +32,7 @@ export const init: ServerInit = async () => {
 		await app.close();
 	});
 	await announceStart(app);
+	if (app.config.WARM_MODELS) void warmModels();
 };
 
 /** API routes that need no key (`/api/client/*` authenticate with the page's token instead). */

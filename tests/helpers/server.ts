@@ -38,7 +38,7 @@ export async function startServer(env: Record<string, string> = {}, options: { d
 	let output = '';
 	const child = spawn(process.execPath, ['build'], {
 		cwd: ROOT,
-		env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', SECRET_KEY: 'test-secret-key-0123456789abcdef0123', PGLITE_TEMPLATE_DIR: path.join(ROOT, 'tests/.tmp/pglite-template'), ...env },
+		env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', SECRET_KEY: 'test-secret-key-0123456789abcdef0123', PGLITE_TEMPLATE_DIR: path.join(ROOT, 'tests/.tmp/pglite-template'), WARM_MODELS: 'false', ...env },
 		stdio: ['ignore', 'pipe', 'pipe']
 	});
 	child.stdout!.on('data', (d) => (output += d));

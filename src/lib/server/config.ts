@@ -75,6 +75,11 @@ const envSchema = z.object({
 	LLM_TIMEOUT_MS: int(500, 120_000).default(8_000),
 	WORKERS: bool.default(true),
 	/**
+	 * Load the document reader and face models right after start, in the background, so the first
+	 * user does not wait for them (about 5 s of CPU). Test servers that never read turn it off.
+	 */
+	WARM_MODELS: bool.default(true),
+	/**
 	 * The /demo page. Unset: on only with the embedded store, in the sandbox account it made itself;
 	 * true: in the first account with a sandbox key; false: off.
 	 */

@@ -239,8 +239,16 @@ function isList(input: DocumentImageInput | readonly DocumentImageInput[]): inpu
 
 let shared: Promise<DocumentReader> | null = null;
 
+/** The process-wide reader, loading its models on the first call (start-up warms it). */
+export function sharedDocumentReader(): Promise<DocumentReader> {
+	shared ??= DocumentReader.load().catch((error: unknown) => {
+		shared = null;
+		throw error;
+	});
+	return shared;
+}
+
 /** Reads a document with a process-wide reader (models loaded once, on first use). */
 export async function readDocument(input: DocumentImageInput | readonly DocumentImageInput[], options: ReadDocumentOptions): Promise<ReadDocumentResult> {
-	shared ??= DocumentReader.load();
-	return (await shared).read(input, options);
+	return (await sharedDocumentReader()).read(input, options);
 }
