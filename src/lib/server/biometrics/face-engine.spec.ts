@@ -6,7 +6,7 @@ import { qualityGate } from '#lib/vision/quality-gate.ts';
 import { cosineSimilarity } from '#lib/vision/embedding.ts';
 import { LIVENESS_THRESHOLD, MATCH_THRESHOLD } from '#lib/vision/face-thresholds.ts';
 import type { FaceAnalysis } from '#lib/vision/face-pipeline.ts';
-import { FaceEngine } from './face-engine.ts';
+import { FaceEngine, subjectOf } from './face-engine.ts';
 import { decodeImage } from './image-decode.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../../../../tests/fixtures/faces/${name}`, import.meta.url));
@@ -101,5 +101,49 @@ describe('FaceEngine on the fixture photos', () => {
 
 	it('refuses bytes that are not an image', async () => {
 		await expect(engine.analyseBytes(new TextEncoder().encode('not an image'))).rejects.toThrow();
+	});
+});
+
+describe('FaceEngine.analyseReference: the subject of a reference photo', () => {
+	const embeddingOf = async (name: string) => (await engine.analyseBytes(fixture(name))).faces[0]!.embedding!;
+
+	it('finds the face in a photo stored sideways without EXIF, and it is the same person', async () => {
+		const sideways = await sharp(fixture('barack_obama_1.jpg')).rotate(90).jpeg().toBuffer();
+		expect((await engine.analyseBytes(sideways)).faces).toHaveLength(0);
+		const found = await engine.analyseReference(sideways);
+		expect(found?.look).toBe('turned270');
+		expect(cosineSimilarity(found!.face.embedding!, await embeddingOf('barack_obama_2.jpg'))).toBeGreaterThanOrEqual(MATCH_THRESHOLD);
+	});
+
+	it('compares the sharp subject, not a larger blurred face behind them', async () => {
+		// A blurred, enlarged Biden fills the left of the frame; a smaller, sharp Obama stands right.
+		const background = await sharp(fixture('joe_biden_2_800w.jpg')).resize(600, 600, { fit: 'cover' }).blur(6).toBuffer();
+		const subject = await sharp(fixture('barack_obama_1.jpg')).resize(380, 380, { fit: 'cover' }).toBuffer();
+		const scene = await sharp({ create: { width: 1000, height: 620, channels: 3, background: '#6b7a80' } })
+			.composite([{ input: background, left: 0, top: 10 }, { input: subject, left: 600, top: 120 }])
+			.jpeg()
+			.toBuffer();
+		const all = (await engine.analyseBytes(scene, { liveness: false })).faces;
+		expect(all.length).toBeGreaterThanOrEqual(2);
+		const found = await engine.analyseReference(scene);
+		expect(found?.look).toBe('asIs');
+		expect(cosineSimilarity(found!.face.embedding!, await embeddingOf('barack_obama_2.jpg'))).toBeGreaterThanOrEqual(MATCH_THRESHOLD);
+	});
+
+	it('says there is no face when none of its looks finds one', async () => {
+		expect(await engine.analyseReference(fixture('no_face_coffee.jpg'))).toBeNull();
+	});
+});
+
+describe('subjectOf', () => {
+	const f = (side: number, sharpness: number) => ({ box: { width: side, height: side }, quality: { sharpness } });
+	it('keeps the largest face unless it is out of focus and a face not much smaller is sharp', () => {
+		const big = f(200, 300);
+		expect(subjectOf([f(150, 900), big])).toBe(big); // 3× sharper is a softer photo, not a background face
+		const blurred = f(200, 5);
+		const sharp = f(120, 380);
+		expect(subjectOf([blurred, sharp])).toBe(sharp);
+		expect(subjectOf([blurred, f(60, 380)])).toBe(blurred); // far smaller: not the subject
+		expect(subjectOf([])).toBeNull();
 	});
 });

@@ -120,12 +120,12 @@ export async function compareWithReference(node: CompareNode, session: SessionRo
 			if (!bytes) return { ok: false, source, error: `session data '${key}' holds no face` };
 		}
 	}
-	let faces;
+	let found;
 	try {
-		faces = (await (await deps.engine()).analyseBytes(bytes, { liveness: false, maxFaces: 1 })).faces;
+		found = await (await deps.engine()).analyseReference(bytes);
 	} catch {
 		return { ok: false, source, error: 'the reference is not a readable image' };
 	}
-	if (!faces.length || !faces[0].embedding) return { ok: false, source, error: 'no face in the reference image' };
-	return { ok: true, source, kind: 'image', similarity: probe ? cosineSimilarity(probe, faces[0].embedding) : null };
+	if (!found?.face.embedding) return { ok: false, source, error: 'no face in the reference image' };
+	return { ok: true, source, kind: 'image', similarity: probe ? cosineSimilarity(probe, found.face.embedding) : null };
 }
