@@ -1,5 +1,5 @@
 import type { LinkKind, LinkProblem, PageIntro } from '#lib/domain/page/page-intro.ts';
-import type { EmbedEvent, NodeView, PageState } from '#lib/domain/page/page.schema.ts';
+import type { EmbedEvent, NodeView, Notice, PageState } from '#lib/domain/page/page.schema.ts';
 import { resolveLanguage } from '#lib/i18n/resolve-language.ts';
 import type { SupportedLang } from '#lib/i18n/languages.ts';
 import { newRequestId, PageApiError, PageClient } from './client-api.ts';
@@ -15,11 +15,8 @@ import type { Translator } from './translator.svelte.ts';
 /** What the page shows, in order of precedence (see `screen`). */
 export type Screen = 'problem' | 'end' | 'observer' | 'handoff' | 'gate' | 'permissions' | 'loading' | 'node';
 
-/** Something the server told the user about their last action (`notices.*` in the catalogue). */
-export interface Notice {
-	code: string;
-	params?: Record<string, string | number>;
-}
+/** Something the server told the user about their last action (one shape with the server's). */
+export type { Notice };
 
 export type ActResult = { ok: true; notice?: Notice; moved: boolean } | { ok: false; reason: 'stale' | 'ended' | 'refused' };
 

@@ -90,10 +90,18 @@ export const submitRequestSchema = z.strictObject({
 });
 export type SubmitRequest = z.input<typeof submitRequestSchema>;
 
+/**
+ * Something the user should be told about their last action (wrong code, invalid e-mail…): a
+ * `code` the page turns into words (flow/notice-text.ts) and its parameters. One shape for the
+ * node handlers that raise it and the page that shows it.
+ */
+export const noticeSchema = z.object({ code: z.string(), params: z.record(z.string(), z.union([z.string(), z.number()])).optional() });
+export type Notice = z.infer<typeof noticeSchema>;
+
 export const submitResponseSchema = z.object({
 	state: pageStateSchema,
 	/** A problem with this result that the user should see (wrong code, invalid e-mail…). */
-	notice: z.object({ code: z.string(), params: z.record(z.string(), z.union([z.string(), z.number()])).optional() }).optional()
+	notice: noticeSchema.optional()
 });
 export type SubmitResponse = z.infer<typeof submitResponseSchema>;
 

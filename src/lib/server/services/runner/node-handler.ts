@@ -1,3 +1,4 @@
+import type { Notice } from '#lib/domain/page/page.schema.ts';
 import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
 import type { NodeType } from '#lib/domain/flow/node-types.ts';
 import type { SupportedLang } from '#lib/domain/langs.ts';
@@ -13,11 +14,8 @@ export interface NodeFinish {
 	details?: Record<string, unknown>;
 }
 
-/** Something the user should be told about their last action (i18n key under `notices.`). */
-export interface Notice {
-	code: string;
-	params?: Record<string, string | number>;
-}
+/** Something the user should be told about their last action: one shape for server and page. */
+export type { Notice };
 
 /** The user ends the session on this node (it becomes `incomplete`), e.g. leaving a conversation. */
 export interface NodeLeave {
