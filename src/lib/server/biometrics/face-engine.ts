@@ -88,15 +88,15 @@ export class FaceEngine {
 	async analyseReference(bytes: Uint8Array): Promise<{ face: FaceAnalysis; look: ReferenceLook } | null> {
 		for (const look of REFERENCE_LOOKS) {
 			const variant = look === 'asIs' ? bytes : await referenceVariant(bytes, look);
-			let faces = (await this.analyseBytes(variant, { liveness: false, embed: false, maxFaces: 4 })).faces;
+			const { image, faces: found } = await this.analyseBytes(variant, { liveness: false, embed: false, maxFaces: 4 });
+			let faces = found;
 			// Every extra look is another chance for the detector to see a face in a cup: a second look
 			// only counts a detection as sure as real faces are (they score 0.999–1.000 on the fixtures;
 			// the coffee cup turned upside down 0.955).
 			if (look !== 'asIs') faces = faces.filter((f) => f.score >= SECOND_LOOK_MIN_SCORE);
 			const subject = subjectOf(faces);
 			if (!subject) continue;
-			// Embed the subject only (the others were only candidates).
-			const image = await decodeImage(variant);
+			// Embed the subject only (the others were only candidates), on the image already decoded.
 			const embedding = await this.exclusive((p) => p.embed(image, subject.landmarks5));
 			return { face: { ...subject, embedding }, look };
 		}

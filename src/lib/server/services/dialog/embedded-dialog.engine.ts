@@ -76,9 +76,8 @@ function lexiconsFor(lang: SupportedLang): LangLexicons {
  * plainly asks something (a question word with a question mark or a "but", or a question mark on a
  * reply of three words or more).
  */
-export function questionIn(reply: string, lang: SupportedLang): UserQuestion | undefined {
-	const { questions, topics, asking, vocabulary } = lexiconsFor(lang);
-	const text = correctTypos(normalize(reply), vocabulary);
+export function questionIn(reply: string, lang: SupportedLang, text = readable(reply, lang)): UserQuestion | undefined {
+	const { questions, topics, asking } = lexiconsFor(lang);
 	const known = findMatches(text, questions)[0]?.value;
 	if (known) return known;
 	const marks = findMatches(text, asking).map((m) => m.value);
@@ -92,11 +91,15 @@ export function questionIn(reply: string, lang: SupportedLang): UserQuestion | u
 	return undefined;
 }
 
+/** The reply normalised, with typing slips corrected against the language's lexicons. */
+function readable(reply: string, lang: SupportedLang): string {
+	return correctTypos(normalize(reply), lexiconsFor(lang).vocabulary);
+}
+
 /** What the reply means: intents (with yes/no conflicts settled by the last one said) and entities. */
-export function analyzeReply(reply: string, lang: SupportedLang, now: Date): ReplyAnalysis {
+export function analyzeReply(reply: string, lang: SupportedLang, now: Date, text = readable(reply, lang)): ReplyAnalysis {
 	const normalized = normalize(reply);
-	const { intents: lexicon, vocabulary } = lexiconsFor(lang);
-	const matches = findMatches(correctTypos(normalized, vocabulary), lexicon);
+	const matches = findMatches(text, lexiconsFor(lang).intents);
 	// "No… wait, yes, I'm ready": when both polarities occur, the one said last is the answer.
 	const lastPolar = matches.findLast((m) => POSITIVE.has(m.value) || NEGATIVE.has(m.value));
 	const keep = lastPolar ? (POSITIVE.has(lastPolar.value) ? POSITIVE : NEGATIVE) : null;
@@ -147,12 +150,14 @@ export class EmbeddedDialogEngine implements DialogEngine {
 	}
 
 	async judge({ outcomes, lang, state, reply }: JudgeInput): Promise<JudgeResult> {
-		const analysis = analyzeReply(reply, lang, this.#now());
+		// Normalised and corrected once, for the intents and the question alike.
+		const text = readable(reply, lang);
+		const analysis = analyzeReply(reply, lang, this.#now(), text);
 		const observation: Observation = { ...analysis, validationPassed: state.lastValidation?.passed };
 		const entities = Object.fromEntries(
 			Object.entries(analysis.entities).filter(([, v]) => v !== undefined)
 		) as Record<string, string>;
-		const question = questionIn(reply, lang);
+		const question = questionIn(reply, lang, text);
 		if (question) {
 			// "Yes, but what do you do with my data?" is answered before it counts as a yes; only an
 			// outcome that is about questions ("the user has a question") takes it as it is.

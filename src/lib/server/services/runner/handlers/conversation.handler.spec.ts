@@ -48,6 +48,12 @@ describe('conversation: a way forward', () => {
 			{ id: 'o0', label: 'I live in Germany' },
 			{ id: 'o1', label: 'I live elsewhere' }
 		]);
+		// An outcome the page was not offered, or not an id at all: refused, nothing moves or is heard.
+		for (const outcomeId of ['nope', 42, { id: 'o1' }]) {
+			const refused = await s.act(s.state, 'choose', { outcomeId });
+			expect(refused.notice).toEqual({ code: 'conversation.choiceUnavailable' });
+			expect(refused.state.node).toMatchObject({ id: 'talk' });
+		}
 		const picked = await s.act(s.state, 'choose', { outcomeId: 'o1' });
 		expect(picked.state.finished?.status).toBe('complete');
 		expect(await reportsOf(s.id)).toEqual([['talk', 'o1', 'bye', { reply: 'I live elsewhere', chosen: true }]]);
