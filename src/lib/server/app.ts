@@ -20,7 +20,6 @@ import { createOtpDelivery, type OtpDelivery } from './services/otp/otp-delivery
 import { startWorkers, type Workers } from './workers/index.ts';
 import { getFaceEngine } from './biometrics/face-engine.ts';
 import { safeFetchImage } from './http/safe-fetch.ts';
-import { FaceEvidenceService } from './services/faces/face-evidence.service.ts';
 import type { FaceEvidenceSink } from './services/faces/face-evidence-sink.ts';
 import { FaceTemplateCache } from './services/faces/template-cache.ts';
 import { faceScreenshotAnalyzer } from './services/faces/face-ai-analysis.ts';
@@ -29,7 +28,6 @@ import { LocalMediaStore } from './media/local-media-store.ts';
 import type { MediaStore } from './media/media-store.ts';
 import { MediaService } from './services/media.service.ts';
 import { MediaDocumentSink } from './services/documents/document-media.ts';
-import { DocumentEvidenceService } from './services/documents/document-evidence.service.ts';
 import { readDocument } from './documents/document-reader.service.ts';
 import { OutboxRelay, webhookFanout } from './services/outbox-relay.service.ts';
 import { PostSessionService } from './services/post-session.service.ts';
@@ -53,10 +51,6 @@ export interface App {
 	sessions: SessionService;
 	runner: FlowRunner;
 	pages: PageService;
-	/** Face nodes' evidence uploads (the route calls `faces.submit`). */
-	faces: FaceEvidenceService;
-	/** document_scan uploads (the evidence route calls `documents.submit` for document nodes). */
-	documents: DocumentEvidenceService;
 	/** Where face captures and screenshots go (the media service). */
 	faceEvidence: FaceEvidenceSink;
 	faceTemplates: FaceTemplateCache;
@@ -111,10 +105,8 @@ export async function createApp(config: Config, options: StartOptions = {}): Pro
 	const media = new MediaService({ uow, store: mediaStore, keys, now, publicBaseUrl: config.PUBLIC_BASE_URL });
 	const faceEvidence = options.faceEvidence ?? new MediaFaceEvidenceSink({ media, uow });
 	const faceTemplates = new FaceTemplateCache({ uow, keys });
-	const runner = new FlowRunner({ uow, keys, now, sessions, dialog: options.dialog ?? createDialogEngine(config, { logger }), otp, faces: { sink: faceEvidence, templates: faceTemplates }, documents: { sink: new MediaDocumentSink(media) } });
+	const runner = new FlowRunner({ uow, keys, now, sessions, dialog: options.dialog ?? createDialogEngine(config, { logger }), otp, faces: { engine: getFaceEngine, templates: faceTemplates, sink: faceEvidence, fetchImage: (url) => safeFetchImage(url) }, documents: { sink: new MediaDocumentSink(media), read: (images, opts) => readDocument(images, opts) } });
 	const pages = new PageService({ uow, now, runner, catalogue, frameAncestors: config.FRAME_ANCESTORS });
-	const faces = new FaceEvidenceService({ uow, pages, engine: getFaceEngine, templates: faceTemplates, sink: faceEvidence, fetchImage: (url) => safeFetchImage(url) });
-	const documents = new DocumentEvidenceService({ uow, pages, read: (images, opts) => readDocument(images, opts), now });
 	const sweeper = new SweeperService({ uow, sessions, now, inactivityMs: config.SESSION_INACTIVITY_TIMEOUT_S * 1000 });
 	const rateLimiter = new RateLimiter(config.RATE_LIMIT, config.RATE_LIMIT_WINDOW_S, store.pgPool);
 	const demo = new DemoService({
@@ -147,8 +139,6 @@ export async function createApp(config: Config, options: StartOptions = {}): Pro
 		sessions,
 		runner,
 		pages,
-		faces,
-		documents,
 		faceEvidence,
 		faceTemplates,
 		sweeper,

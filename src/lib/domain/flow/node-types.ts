@@ -22,6 +22,14 @@ export const NODE_TYPES = [
 
 export type NodeType = (typeof NODE_TYPES)[number];
 
+/** The camera-and-face node types: one set of settings, one server handler. */
+export const FACE_NODE_TYPES = ['liveness_detection', 'face_scan', 'face_compare', 'recognition'] as const satisfies readonly NodeType[];
+export type FaceNodeType = (typeof FACE_NODE_TYPES)[number];
+
+/** The passcode node types: they differ only in their channel. */
+export const TWO_FACTOR_TYPES = ['two_factor', 'two_factor_email', 'two_factor_sms'] as const satisfies readonly NodeType[];
+export type TwoFactorType = (typeof TWO_FACTOR_TYPES)[number];
+
 const TWO_FACTOR_OUTCOMES = ['verified', 'delivery_failed', 'failed_unverified', 'cancelled', 'error'] as const;
 
 /** Outcome keys of the fixed-outcome node types, in the spec's order. */

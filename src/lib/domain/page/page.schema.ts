@@ -90,6 +90,12 @@ export const submitRequestSchema = z.strictObject({
 });
 export type SubmitRequest = z.input<typeof submitRequestSchema>;
 
+/** What every camera upload carries besides its own content (the node type's schema checks the rest). */
+export const evidenceEnvelopeSchema = z.looseObject({
+	step: z.int().min(0),
+	requestId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be 8–64 letters, digits, _ or -').optional()
+});
+
 /**
  * Something the user should be told about their last action (wrong code, invalid e-mail…): a
  * `code` the page turns into words (flow/notice-text.ts) and its parameters. One shape for the

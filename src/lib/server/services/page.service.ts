@@ -3,9 +3,10 @@ import { ApiError } from '#lib/domain/errors.ts';
 import { isSupportedLang, SUPPORTED_LANGS, type SupportedLang } from '#lib/domain/langs.ts';
 import { resolveLanguage } from '#lib/i18n/resolve-language.ts';
 import type { OpenRequest, PageState, SubmitRequest, SubmitResponse } from '#lib/domain/page/page.schema.ts';
-import { openRequestSchema, submitRequestSchema } from '#lib/domain/page/page.schema.ts';
+import { evidenceEnvelopeSchema, openRequestSchema, submitRequestSchema } from '#lib/domain/page/page.schema.ts';
 import { formatZodIssues } from '#lib/domain/zod-issues.ts';
 import { randomBase62, sha256Hex } from '../crypto.ts';
+import { MAX_JSON_BODY_BYTES } from '../http/body.ts';
 import type { Repos, UnitOfWork } from '../repositories/index.ts';
 import type { SessionRow } from '../repositories/session.repository.ts';
 import type { CatalogueService } from './catalogue.service.ts';
@@ -13,10 +14,16 @@ import type { PendingEffect } from './runner/node-handler.ts';
 import { flowProgress } from '#lib/domain/flow/flow-progress.ts';
 import type { FlowNode } from '#lib/domain/flow/flow.schema.ts';
 import { DEMO_FLOW_ID } from './demo.service.ts';
-import { FlowRunner, toPhrase } from './runner/runner.service.ts';
+import { FlowRunner, toPhrase, type RunnerResult } from './runner/runner.service.ts';
 import { canonicalJson } from './session.service.ts';
 
 export const HANDOFF_TTL_MS = 10 * 60_000;
+
+/** Reads an upload's body once its node type says how large it may be. */
+export type EvidenceBodyReader = (maxBytes: number) => Promise<unknown>;
+
+/** An upload for a node that takes none is read only to answer why (the JSON routes' own limit). */
+const NO_INTAKE_MAX_BYTES = MAX_JSON_BODY_BYTES;
 
 const CAMERA_TYPES = new Set(['liveness_detection', 'face_scan', 'face_compare', 'recognition', 'document_scan']);
 const BIOMETRIC_TYPES = new Set(['liveness_detection', 'face_scan', 'face_compare', 'recognition']);
@@ -142,10 +149,54 @@ export class PageService {
 	 * A node result. A retry with the same requestId returns the first answer; a result for a node
 	 * or a step that is no longer current is refused (409).
 	 */
-	async submit(principal: PagePrincipal, nodeId: string, body: unknown, extra: { evidence?: unknown } = {}): Promise<SubmitResponse> {
+	async submit(principal: PagePrincipal, nodeId: string, body: unknown): Promise<SubmitResponse> {
 		const parsed = submitRequestSchema.safeParse(body);
 		if (!parsed.success) throw new ApiError('validation_error', formatZodIssues(parsed.error.issues));
 		const request = parsed.data as Required<SubmitRequest>;
+		return this.commit(principal, nodeId, request, (repos, session, effects) => this.deps.runner.act(repos, session, nodeId, request.action, request.payload, effects));
+	}
+
+	/**
+	 * A camera node's upload (`/api/client/nodes/{nodeId}/evidence`). The session is loaded once; the
+	 * node type's intake parses the body (read up to the type's own limit), the analysis runs outside
+	 * the transaction, and its decision runs inside it like any node result. An upload for a node that
+	 * is not current, or a retry already answered, is answered without the engines running.
+	 */
+	async submitEvidence(principal: PagePrincipal, nodeId: string, readBody: EvidenceBodyReader): Promise<SubmitResponse> {
+		const receivedAt = this.deps.now();
+		const session = await this.deps.uow.repos.sessions.findById(principal.sessionId);
+		if (!session) throw new ApiError('not_found_error', 'Session not found', { code: 'session_not_found' });
+		const node = (session.flow as FlowNode[]).find((n) => n.id === nodeId);
+		const intake = node ? this.deps.runner.evidenceIntake(node) : null;
+		if (!node || !intake) {
+			// No upload to read: the plain path says why (unknown node, not current, no such action).
+			const envelope = evidenceEnvelopeSchema.safeParse(await readBody(NO_INTAKE_MAX_BYTES));
+			if (!envelope.success) throw new ApiError('validation_error', formatZodIssues(envelope.error.issues));
+			const { step, requestId } = envelope.data;
+			return this.submit(principal, nodeId, { step, ...(requestId ? { requestId } : {}), action: 'evidence', payload: {} });
+		}
+		const upload = await intake.parse(await readBody(intake.maxBodyBytes));
+		const request = { step: upload.envelope.step, requestId: upload.envelope.requestId, action: 'evidence', payload: { claim: upload.envelope.claim } };
+		const settled =
+			session.status !== 'inProgress' ||
+			session.currentNodeId !== nodeId ||
+			principal.role !== 'primary' ||
+			(request.requestId !== undefined && (await this.deps.uow.repos.runner.findSubmission(session.id, request.requestId)) !== null);
+		if (settled) return this.commit(principal, nodeId, request, (repos, locked, effects) => this.deps.runner.act(repos, locked, nodeId, request.action, request.payload, effects));
+		const decision = await this.deps.runner.analyse(upload, session, node, receivedAt);
+		return this.commit(principal, nodeId, request, (repos, locked, effects) => this.deps.runner.decide(repos, locked, node, decision, effects));
+	}
+
+	/**
+	 * One node result in the session's transaction: the role, the replay of an earlier requestId and
+	 * the step are checked here, once, for actions and uploads alike; after-commit effects follow.
+	 */
+	private async commit(
+		principal: PagePrincipal,
+		nodeId: string,
+		request: { step: number; requestId?: string; action: string; payload: Record<string, unknown> },
+		run: (repos: Repos, session: SessionRow, effects: PendingEffect[]) => Promise<RunnerResult>
+	): Promise<SubmitResponse> {
 		if (principal.role !== 'primary') {
 			throw new ApiError('validation_error', 'This device only follows the verification; it continues on the other device', { code: 'node_not_current', status: 409 });
 		}
@@ -162,7 +213,7 @@ export class PageService {
 			if (request.step !== session.step && session.currentNodeId === nodeId) {
 				throw new ApiError('validation_error', 'This result was made for an earlier state of the page', { code: 'node_not_current', status: 409 });
 			}
-			const result = await this.deps.runner.act(repos, session, nodeId, request.action, request.payload, effects, extra);
+			const result = await run(repos, session, effects);
 			const response: SubmitResponse = { state: await this.stateOf(repos, session.id, 'primary') };
 			if (result.notice) response.notice = result.notice;
 			if (request.requestId) {

@@ -60,7 +60,7 @@ describe.each(STORE_KINDS)('document_scan on %s', (kind) => {
 		return { sessionId: result.session.id, principal, state };
 	}
 	const upload = (p: PagePrincipal, state: PageState, images: { side: string; image: string }[], claim: Record<string, unknown> = {}) =>
-		app.documents.submit(p, 'doc', { step: state.session.step, requestId: `doc-${++n}-${Date.now()}`, images, claim });
+		app.pages.submitEvidence(p, 'doc', async () => ({ step: state.session.step, requestId: `doc-${++n}-${Date.now()}`, images, claim }));
 	const reportOf = async (sessionId: string, nodeId = 'doc') => (await app.uow.repos.runner.listNodeReports(sessionId)).find((r) => r.nodeId === nodeId)!;
 	const events = async (sessionId: string) => (await app.uow.repos.outbox.listForSession(sessionId)).map((e) => e.type);
 	const apiError = async (p: Promise<unknown>) => {
@@ -161,7 +161,7 @@ describe.each(STORE_KINDS)('document_scan on %s', (kind) => {
 				const { sessionId, principal, state } = await start({}, { withCompare: true });
 				const next = await upload(principal, state, [{ side: 'front', image: doc('td3-passport-2.jpg') }]);
 				expect(next.state.node?.id).toBe('cmp');
-				const done = await app.faces.submit(principal, 'cmp', { step: next.state.session.step, requestId: `cmp-${++n}-${Date.now()}`, frames: await stillFrames(face), claim: {} });
+				const done = await app.pages.submitEvidence(principal, 'cmp', async () => ({ step: next.state.session.step, requestId: `cmp-${++n}-${Date.now()}`, frames: await stillFrames(face), claim: {} }));
 				expect(done.state.finished?.status).toBe('complete');
 				expect((await app.sessions.get(integrator, sessionId)).session.report!.extractedData).toMatchObject({ lastName: 'OKONKWO BRANDT', firstName: 'SAMUEL', documentNumber: 'R2T9W4K70' });
 				return reportOf(sessionId, 'cmp');
@@ -258,7 +258,7 @@ describe.each(STORE_KINDS)('document_scan on %s', (kind) => {
 			['an unknown field', { step: state.session.step, images: [{ side: 'front', image: png }], outcome: 'scanSuccess' }, /outcome/]
 		];
 		for (const [what, body, message] of cases) {
-			const err = await apiError(app.documents.submit(principal, 'doc', body));
+			const err = await apiError(app.pages.submitEvidence(principal, 'doc', async () => body));
 			expect({ what, status: err.status, type: err.type, message: err.message }).toEqual({ what, status: 400, type: 'validation_error', message: expect.stringMatching(message) });
 		}
 		// A result posted as a plain action cannot pass the node either.

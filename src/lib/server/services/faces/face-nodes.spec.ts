@@ -56,7 +56,6 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 			turnLeft: await turnFrames('turnLeft'),
 			turnRight: await turnFrames('turnRight')
 		};
-		await app.faces.submit.bind(app.faces); // the engine loads on the first upload
 	});
 	afterAll(async () => {
 		await app?.dispose();
@@ -73,7 +72,7 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 		return { sessionId: result.session.id, principal, state };
 	}
 	const upload = (p: PagePrincipal, state: PageState, body: { frames: TestFrame[]; claim?: Record<string, unknown>; alignedFace?: string }) =>
-		app.faces.submit(p, state.node!.id, { step: state.session.step, requestId: `ev-${++n}-${Date.now()}`, ...body });
+		app.pages.submitEvidence(p, state.node!.id, async () => ({ step: state.session.step, requestId: `ev-${++n}-${Date.now()}`, ...body }));
 	const reports = (sessionId: string) => app.uow.repos.runner.listNodeReports(sessionId);
 
 	it('liveness_detection: a live face that turns as asked is livenessDetected; the server measured the turn', async () => {

@@ -6,7 +6,8 @@ import { verifyChallenge, type Challenge, type ChallengeResult } from '#lib/visi
 import { isVirtualCameraLabel } from '#lib/vision/injection.ts';
 import type { EvidenceAnalysis } from './evidence-analysis.ts';
 
-export type FaceNodeType = 'liveness_detection' | 'face_scan' | 'face_compare' | 'recognition';
+export type { FaceNodeType } from '#lib/domain/flow/node-types.ts';
+import type { FaceNodeType } from '#lib/domain/flow/node-types.ts';
 
 /** A reference face resolved by the server (face_scan compare, face_compare). */
 export type ReferenceResult =

@@ -1,6 +1,6 @@
 import type { Notice } from '#lib/domain/page/page.schema.ts';
 import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
-import type { NodeType } from '#lib/domain/flow/node-types.ts';
+import type { FaceNodeType, NodeType, TwoFactorType } from '#lib/domain/flow/node-types.ts';
 import type { SupportedLang } from '#lib/domain/langs.ts';
 import type { Phrase } from '#lib/domain/session/session.schema.ts';
 import type { Repos } from '../../repositories/index.ts';
@@ -54,11 +54,66 @@ export interface NodeContext<T extends NodeType = NodeType> {
 	/** Adds a user phrase to the transcript. */
 	hear(text: string): Promise<void>;
 	afterCommit(effect: AfterCommit): void;
-	/**
-	 * What a dedicated upload route measured before this action (face evidence: see
-	 * services/faces/face-evidence.service.ts). Never built from the page's JSON.
-	 */
-	readonly evidence?: unknown;
+}
+
+/** What every evidence upload carries besides its node-specific content. */
+export interface EvidenceEnvelope {
+	step: number;
+	requestId?: string;
+	/** What the page believes happened: kept against the server's findings, never trusted. */
+	claim: Record<string, unknown>;
+}
+
+/** What the analysis of an upload may read: the session as loaded before the transaction. */
+export interface AnalyseInput<T extends NodeType> {
+	readonly session: SessionRow;
+	readonly node: NodeOf<T>;
+	/** Server time the upload was received. */
+	readonly receivedAt: number;
+	readonly deps: RunnerDeps;
+}
+
+/**
+ * A camera node's upload in its three steps. `parse` checks the body (types by their bytes, sizes by
+ * their headers) before any session check; `analyse` runs the engines outside the transaction;
+ * `decide` judges inside it, from that analysis only. The analysis never travels as data: it exists
+ * only as the argument `analyse` hands to `decide`, so a page cannot send one of its own.
+ */
+export interface EvidencePhase<T extends NodeType, Upload extends EvidenceEnvelope, Analysis> {
+	/** Largest request body the node's upload may have. */
+	maxBodyBytes: number;
+	parse(body: unknown): Promise<Upload>;
+	analyse(input: AnalyseInput<T>, upload: Upload): Promise<Analysis>;
+	decide(ctx: NodeContext<T>, analysis: Analysis, upload: Upload): Promise<ActionResult>;
+}
+
+/** An upload that was parsed and can be analysed; its decision runs in the session's transaction. */
+export interface ParsedEvidence<T extends NodeType> {
+	readonly envelope: EvidenceEnvelope;
+	analyse(input: AnalyseInput<T>): Promise<(ctx: NodeContext<T>) => Promise<ActionResult>>;
+}
+
+/** A node type's evidence route, with the phase's own types closed over. */
+export interface EvidenceIntake<T extends NodeType> {
+	readonly maxBodyBytes: number;
+	parse(body: unknown): Promise<ParsedEvidence<T>>;
+}
+
+/** Closes an evidence phase over its upload and analysis types. */
+export function evidenceIntake<T extends NodeType, Upload extends EvidenceEnvelope, Analysis>(phase: EvidencePhase<T, Upload, Analysis>): EvidenceIntake<T> {
+	return {
+		maxBodyBytes: phase.maxBodyBytes,
+		async parse(body) {
+			const upload = await phase.parse(body);
+			return {
+				envelope: { step: upload.step, ...(upload.requestId ? { requestId: upload.requestId } : {}), claim: upload.claim },
+				async analyse(input) {
+					const analysis = await phase.analyse(input, upload);
+					return (ctx) => phase.decide(ctx, analysis, upload);
+				}
+			};
+		}
+	};
 }
 
 export interface NodeHandler<T extends NodeType = NodeType> {
@@ -68,6 +123,12 @@ export interface NodeHandler<T extends NodeType = NodeType> {
 	view?(ctx: NodeContext<T>): Promise<Record<string, unknown>> | Record<string, unknown>;
 	/** The page's actions on this node, by name. Unknown actions are refused. */
 	actions?: Record<string, (ctx: NodeContext<T>, payload: Record<string, unknown>) => Promise<ActionResult>>;
+	/** Camera nodes: the upload to `/api/client/nodes/{nodeId}/evidence` they decide from. */
+	evidence?: EvidenceIntake<T>;
 }
 
-export type HandlerRegistry = { [K in NodeType]: NodeHandler<K> };
+/** Node types that share one handler: it is written for, and receives, any type of its group. */
+type HandlerGroup<K extends NodeType> = K extends TwoFactorType ? TwoFactorType : K extends FaceNodeType ? FaceNodeType : K;
+
+/** Every node type's handler; a type without one is a type error. */
+export type HandlerRegistry = { [K in NodeType]: NodeHandler<HandlerGroup<K>> };

@@ -3,9 +3,9 @@ import type { ServerKeys } from '../../crypto.ts';
 import type { UnitOfWork } from '../../repositories/index.ts';
 import type { SessionService } from '../session.service.ts';
 import type { OtpDelivery } from '../otp/otp-delivery.ts';
-import type { FaceEvidenceSink } from '../faces/face-evidence-sink.ts';
-import type { FaceTemplateCache } from '../faces/template-cache.ts';
+import type { FaceEngines } from '../faces/face-evidence.ts';
 import type { DocumentMediaSink } from '../documents/document-media.ts';
+import type { DocumentReadFn } from '../documents/document-evidence.ts';
 
 /** The runner's dialog engine: the one interface in services/dialog (embedded or LLM). */
 export type DialogPort = DialogEngine;
@@ -17,8 +17,8 @@ export interface RunnerDeps {
 	sessions: SessionService;
 	dialog: DialogPort;
 	otp: OtpDelivery;
-	/** Face nodes: where captures and screenshots go, and the enrolled faces' 1:N index. */
-	faces: { sink: FaceEvidenceSink; templates: FaceTemplateCache };
-	/** document_scan: where the document photos and the portrait go. */
-	documents: { sink: DocumentMediaSink };
+	/** Face nodes: the models, where captures and screenshots go, and the enrolled faces' 1:N index. */
+	faces: FaceEngines;
+	/** document_scan: the reader, and where the document photos and the portrait go. */
+	documents: { sink: DocumentMediaSink; read: DocumentReadFn };
 }

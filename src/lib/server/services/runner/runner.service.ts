@@ -1,6 +1,6 @@
 import { ApiError } from '#lib/domain/errors.ts';
-import type { FlowNode } from '#lib/domain/flow/flow.schema.ts';
-import { OUTCOME_SHAPE, fixedOutcomeKeys } from '#lib/domain/flow/node-types.ts';
+import type { FlowNode, NodeOf } from '#lib/domain/flow/flow.schema.ts';
+import { OUTCOME_SHAPE, fixedOutcomeKeys, type NodeType } from '#lib/domain/flow/node-types.ts';
 import { isSupportedLang, type SupportedLang } from '#lib/domain/langs.ts';
 import type { NodeView } from '#lib/domain/page/page.schema.ts';
 import type { Phrase } from '#lib/domain/session/session.schema.ts';
@@ -8,11 +8,17 @@ import { newId } from '../../crypto.ts';
 import { logger } from '../../logger.ts';
 import type { Repos } from '../../repositories/index.ts';
 import type { SessionRow } from '../../repositories/session.repository.ts';
-import type { ActionResult, NodeContext, NodeFinish, NodeHandler, NodeLeave, Notice, PendingEffect } from './node-handler.ts';
+import type { ActionResult, EvidenceIntake, ParsedEvidence, NodeContext, NodeFinish, NodeHandler, NodeLeave, Notice, PendingEffect } from './node-handler.ts';
 import { HANDLERS } from './handlers/index.ts';
 import type { RunnerDeps } from './runner-deps.ts';
 
 const MAX_AUTOMATIC_MOVES = 500;
+
+/**
+ * A node's handler, seen through the common interface: the registry's per-type handlers take the
+ * context of their own type, and the runner only ever passes them a context built from that node.
+ */
+const handlerOf = (node: FlowNode): NodeHandler => HANDLERS[node.type] as NodeHandler;
 
 /** The outcome of a page action: the session as it now stands and what to tell the user. */
 export interface RunnerResult {
@@ -42,24 +48,56 @@ export class FlowRunner {
 	}
 
 	/** Runs one page action on the current node, inside the caller's transaction. */
-	async act(repos: Repos, session: SessionRow, nodeId: string, action: string, payload: Record<string, unknown>, effects: PendingEffect[], extra: { evidence?: unknown } = {}): Promise<RunnerResult> {
+	async act(repos: Repos, session: SessionRow, nodeId: string, action: string, payload: Record<string, unknown>, effects: PendingEffect[]): Promise<RunnerResult> {
+		return this.perform(repos, session, nodeId, effects, (node, handler, ctx) => {
+			// Own keys only: a name such as `constructor` or `__proto__` must not reach Object.prototype.
+			const run = handler.actions && Object.hasOwn(handler.actions, action) ? handler.actions[action] : undefined;
+			if (run) return run(ctx, payload);
+			if (action === 'evidence' && handler.evidence) {
+				throw new ApiError('validation_error', `A ${node.type} node decides from what the server reads: upload it to /api/client/nodes/${node.id}/evidence`, { code: 'outcome_not_allowed', status: 400 });
+			}
+			throw new ApiError('validation_error', `A ${node.type} node has no action '${action}'`, { code: 'outcome_not_allowed', status: 400 });
+		});
+	}
+
+	/**
+	 * Runs the decision an evidence upload's analysis produced (`EvidenceIntake`), inside the
+	 * caller's transaction, on the node it was made for if that node is still current.
+	 */
+	async decide<T extends NodeType>(repos: Repos, session: SessionRow, node: NodeOf<T>, decision: (ctx: NodeContext<T>) => Promise<ActionResult>, effects: PendingEffect[]): Promise<RunnerResult> {
+		this.assertCurrent(session, node.id);
+		const data = { ...(session.data ?? {}) };
+		const result = await decision(this.context(repos, { ...session, data }, node, effects));
+		return this.apply(repos, { ...session, data }, node, result, effects);
+	}
+
+	/** The checks every node result goes through, then `run` with the node's handler and context. */
+	private async perform(repos: Repos, session: SessionRow, nodeId: string, effects: PendingEffect[], run: (node: FlowNode, handler: NodeHandler, ctx: NodeContext) => Promise<ActionResult>): Promise<RunnerResult> {
+		this.assertCurrent(session, nodeId);
+		const node = this.node(session, nodeId);
+		const data = { ...(session.data ?? {}) };
+		const ctx = this.context(repos, { ...session, data }, node, effects);
+		const result = await run(node, handlerOf(node), ctx);
+		return this.apply(repos, { ...session, data }, node, result, effects);
+	}
+
+	private assertCurrent(session: SessionRow, nodeId: string): void {
 		if (session.status !== 'inProgress') {
 			throw new ApiError('validation_error', 'This session is over', { code: 'session_finished', status: 409 });
 		}
 		if (session.currentNodeId !== nodeId) {
 			throw new ApiError('validation_error', `Node '${nodeId}' is not the current node`, { code: 'node_not_current', status: 409 });
 		}
-		const node = this.node(session, nodeId);
-		const handler = HANDLERS[node.type] as NodeHandler;
-		// Own keys only: a name such as `constructor` or `__proto__` must not reach Object.prototype.
-		const run = handler.actions && Object.hasOwn(handler.actions, action) ? handler.actions[action] : undefined;
-		if (!run) {
-			throw new ApiError('validation_error', `A ${node.type} node has no action '${action}'`, { code: 'outcome_not_allowed', status: 400 });
-		}
-		const data = { ...(session.data ?? {}) };
-		const ctx = this.context(repos, { ...session, data }, node, effects, extra.evidence);
-		const result = await run(ctx, payload);
-		return this.apply(repos, { ...session, data }, node, result, effects);
+	}
+
+	/** Runs a parsed upload's analysis (outside any transaction) with the engines the runner holds. */
+	analyse<T extends NodeType>(upload: ParsedEvidence<T>, session: SessionRow, node: NodeOf<T>, receivedAt: number): Promise<(ctx: NodeContext<T>) => Promise<ActionResult>> {
+		return upload.analyse({ session, node, receivedAt, deps: this.deps });
+	}
+
+	/** The node type's evidence route, or null when the type decides from page actions only. */
+	evidenceIntake(node: FlowNode): EvidenceIntake<NodeType> | null {
+		return handlerOf(node).evidence ?? null;
 	}
 
 	/** Applies what an action or an after-commit effect decided. */
@@ -93,8 +131,8 @@ export class FlowRunner {
 			row = { ...row, currentNodeId: next.id, step: row.step + 1, lastActivityAt: at, updatedAt: at };
 			await repos.sessions.update(row.id, { currentNodeId: row.currentNodeId, step: row.step, data: row.data, lastActivityAt: at, updatedAt: at });
 			if (next.type === 'end') return this.complete(repos, row);
-			const handler = HANDLERS[next.type] as NodeHandler;
-			const entered = handler.enter ? await handler.enter(this.context(repos, row, next, effects)) : undefined;
+			const handler = handlerOf(next);
+			const entered = handler.enter ? await handler.enter(this.context<NodeType>(repos, row, next, effects)) : undefined;
 			if (!entered) {
 				await repos.sessions.update(row.id, { data: row.data });
 				return row;
@@ -153,7 +191,7 @@ export class FlowRunner {
 	async view(repos: Repos, session: SessionRow): Promise<NodeView | null> {
 		if (session.status !== 'inProgress' || !session.currentNodeId) return null;
 		const node = this.node(session, session.currentNodeId);
-		const handler = HANDLERS[node.type] as NodeHandler;
+		const handler = handlerOf(node);
 		const ctx = this.context(repos, session, node, []);
 		const props = handler.view ? await handler.view(ctx) : {};
 		const phrases = await repos.runner.listPhrases(session.id);
@@ -167,12 +205,12 @@ export class FlowRunner {
 		return view;
 	}
 
-	context<T extends FlowNode>(repos: Repos, session: SessionRow, node: T, effects: PendingEffect[], evidence?: unknown): NodeContext {
+	context<T extends NodeType>(repos: Repos, session: SessionRow, node: NodeOf<T>, effects: PendingEffect[]): NodeContext<T> {
 		const lang = (isSupportedLang(session.lang) ? session.lang : 'en') as SupportedLang;
 		return {
 			repos,
 			session,
-			node: node as never,
+			node,
 			lang,
 			now: this.deps.now(),
 			deps: this.deps,
@@ -180,8 +218,7 @@ export class FlowRunner {
 			transcript: async () => (await repos.runner.listPhrases(session.id)).map(toPhrase),
 			say: (text) => this.phrase(repos, session.id, node.id, text, true),
 			hear: (text) => this.phrase(repos, session.id, node.id, text, false),
-			afterCommit: (effect) => void effects.push({ nodeId: node.id, run: effect }),
-			...(evidence === undefined ? {} : { evidence })
+			afterCommit: (effect) => void effects.push({ nodeId: node.id, run: effect })
 		};
 	}
 

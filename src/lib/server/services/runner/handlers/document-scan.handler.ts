@@ -6,9 +6,9 @@
 import { ApiError } from '#lib/domain/errors.ts';
 import { DOCUMENT_PORTRAIT_FIELD, DOCUMENT_UPLOAD_GRACE_S, documentSettingsOf, sidesFor } from '#lib/domain/flow/document-settings.ts';
 import type { DocumentRetryReason } from '#lib/domain/page/document-evidence.schema.ts';
-import { serverDocumentEvidenceOf, type ServerDocumentEvidence } from '../../documents/document-evidence.service.ts';
+import { MAX_DOCUMENT_UPLOAD_BYTES, parseDocumentUpload, readDocumentUpload, type DocumentEvidence } from '../../documents/document-evidence.ts';
 import { judgeDocument } from '../../documents/document-verdict.ts';
-import type { ActionResult, NodeContext, NodeFinish, NodeHandler } from '../node-handler.ts';
+import { evidenceIntake, type ActionResult, type NodeContext, type NodeFinish, type NodeHandler } from '../node-handler.ts';
 
 type Ctx = NodeContext<'document_scan'>;
 
@@ -35,12 +35,10 @@ const deadlineOf = (ctx: Ctx, state: DocumentNodeState) => state.enteredAt + doc
 const round = (v: number | null | undefined, digits = 1) => (v === null || v === undefined || !Number.isFinite(v) ? null : Number(v.toFixed(digits)));
 
 /** Biometric consent refused on the permissions page: the portrait is not kept as a face reference. */
-async function portraitRefused(ctx: Ctx): Promise<boolean> {
-	return (await ctx.repos.sessions.findById(ctx.session.id))?.consent?.biometric === false;
-}
+const portraitRefused = (ctx: Ctx) => ctx.session.consent?.biometric === false;
 
 /** What the node report keeps of a reading (never the images; the fields are in extractedData). */
-function readingDetails(evidence: ServerDocumentEvidence): Record<string, unknown> {
+function readingDetails(evidence: DocumentEvidence): Record<string, unknown> {
 	const r = evidence.reading;
 	const t = r.timings;
 	return {
@@ -69,7 +67,7 @@ function readingDetails(evidence: ServerDocumentEvidence): Record<string, unknow
 }
 
 /** Stores what a successful read derived: extractedData, document photo(s) (+ event), the portrait. */
-async function persist(ctx: Ctx, evidence: ServerDocumentEvidence): Promise<Record<string, unknown>> {
+async function persist(ctx: Ctx, evidence: DocumentEvidence): Promise<Record<string, unknown>> {
 	const { sink } = ctx.deps.documents;
 	const base = { sessionId: ctx.session.id, nodeId: ctx.node.id };
 	const r = evidence.reading;
@@ -81,7 +79,7 @@ async function persist(ctx: Ctx, evidence: ServerDocumentEvidence): Promise<Reco
 	}
 	const out: Record<string, unknown> = { documentPhotoIds };
 	if (r.portrait?.jpeg) {
-		if (await portraitRefused(ctx)) out.portrait = { saved: false, because: 'noConsent' };
+		if (portraitRefused(ctx)) out.portrait = { saved: false, because: 'noConsent' };
 		else {
 			const portrait = await sink.savePortrait(ctx.repos, { ...base, bytes: r.portrait.jpeg });
 			ctx.data[DOCUMENT_PORTRAIT_FIELD] = { type: 'image', mediaId: portrait.id };
@@ -115,12 +113,11 @@ export const documentScanHandler: NodeHandler<'document_scan'> = {
 			cancellable: true
 		};
 	},
-	actions: {
-		async evidence(ctx): Promise<ActionResult> {
-			const evidence = serverDocumentEvidenceOf(ctx);
-			if (!evidence) {
-				throw new ApiError('validation_error', `A document_scan node decides from the document image: upload it to /api/client/nodes/${ctx.node.id}/evidence`, { code: 'outcome_not_allowed', status: 400 });
-			}
+	evidence: evidenceIntake({
+		maxBodyBytes: MAX_DOCUMENT_UPLOAD_BYTES,
+		parse: parseDocumentUpload,
+		analyse: ({ deps, session, node, receivedAt }, upload) => readDocumentUpload(deps.documents.read, session.id, node, upload, receivedAt),
+		async decide(ctx, evidence): Promise<ActionResult> {
 			const s = documentSettingsOf(ctx.node);
 			const state = stateOf(ctx);
 			const tries = state.failedTries + 1;
@@ -146,7 +143,9 @@ export const documentScanHandler: NodeHandler<'document_scan'> = {
 			const persisted = await persist(ctx, evidence);
 			const finish: NodeFinish = { outcome: 'scanSuccess', details: { tries, ...details, ...persisted, ...history } };
 			return { finish };
-		},
+		}
+	}),
+	actions: {
 		async timeout(ctx): Promise<ActionResult> {
 			const state = stateOf(ctx);
 			const left = deadlineOf(ctx, state) - ctx.now;

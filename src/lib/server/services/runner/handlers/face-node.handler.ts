@@ -6,11 +6,10 @@ import { CHALLENGES, type Challenge } from '#lib/vision/challenge.ts';
 import { LIVENESS_THRESHOLD } from '#lib/vision/face-thresholds.ts';
 import { encodeTemplate } from '../../../biometrics/template-protection.ts';
 import { newId } from '../../../crypto.ts';
-import { serverEvidenceOf, type ServerFaceEvidence } from '../../faces/face-evidence.service.ts';
+import { analyseFaceUpload, MAX_FACE_UPLOAD_BYTES, parseFaceUpload, type FaceEvidence } from '../../faces/face-evidence.ts';
 import { encodeSavedTemplate, referencePresent, referenceSourceOf, sessionReferenceKey, type SavedFace } from '../../faces/face-reference.ts';
 import { failureOutcome, judgeFaceEvidence, type FaceNodeType, type Judgement } from '../../faces/face-verdict.ts';
-import { ApiError } from '#lib/domain/errors.ts';
-import type { ActionResult, NodeContext, NodeFinish, NodeHandler } from '../node-handler.ts';
+import { evidenceIntake, type ActionResult, type NodeContext, type NodeFinish, type NodeHandler } from '../node-handler.ts';
 
 type Ctx = NodeContext<FaceNodeType>;
 type CompareNode = NodeOf<'face_scan'> | NodeOf<'face_compare'>;
@@ -66,7 +65,7 @@ function compareNode(ctx: Ctx): CompareNode | null {
 }
 
 /** What the node report keeps of a try: the server's measurements, the verdict, and where the claim disagreed. */
-function reportDetails(ctx: Ctx, evidence: ServerFaceEvidence, judgement: Judgement, settings: FaceSettings, tries: number): Record<string, unknown> {
+function reportDetails(ctx: Ctx, evidence: FaceEvidence, judgement: Judgement, settings: FaceSettings, tries: number): Record<string, unknown> {
 	const a = evidence.analysis;
 	const best = a.bestIndex >= 0 ? a.frames[a.bestIndex] : null;
 	const q = best?.face?.quality;
@@ -109,7 +108,7 @@ function reportDetails(ctx: Ctx, evidence: ServerFaceEvidence, judgement: Judgem
 }
 
 /** Side effects of a finished try: photos, the saved face, enrolment. Returns extra report details. */
-async function persist(ctx: Ctx, evidence: ServerFaceEvidence, judgement: Judgement): Promise<Record<string, unknown>> {
+async function persist(ctx: Ctx, evidence: FaceEvidence, judgement: Judgement): Promise<Record<string, unknown>> {
 	const out: Record<string, unknown> = {};
 	const { sink } = ctx.deps.faces;
 	const a = evidence.analysis;
@@ -204,13 +203,13 @@ export function faceNodeHandler(cancelOutcome: string): NodeHandler<FaceNodeType
 				cancellable: true
 			};
 		},
-		actions: {
-			async evidence(ctx, _payload): Promise<ActionResult> {
-				const evidence = serverEvidenceOf(ctx);
-				if (!evidence) {
-					throw new ApiError('validation_error', `A ${ctx.node.type} node decides from evidence: upload it to /api/client/nodes/${ctx.node.id}/evidence`, { code: 'outcome_not_allowed', status: 400 });
-				}
-				if (await consentRefused(ctx)) return { finish: finishWith(ctx, 'noConsent') };
+		evidence: evidenceIntake({
+			maxBodyBytes: MAX_FACE_UPLOAD_BYTES,
+			parse: parseFaceUpload,
+			analyse: ({ deps, session, node }, upload) => analyseFaceUpload(deps.faces, session, node, upload),
+			async decide(ctx, evidence): Promise<ActionResult> {
+				// The session is the one locked for this decision: consent given since entry is in it.
+				if (ctx.session.consent?.biometric === false) return { finish: finishWith(ctx, 'noConsent') };
 				const settings = faceSettingsOf(ctx.node);
 				const state = stateOf(ctx);
 				const judgement = judgeFaceEvidence({
@@ -239,7 +238,9 @@ export function faceNodeHandler(cancelOutcome: string): NodeHandler<FaceNodeType
 				const finish = judgement.finish!;
 				const persisted = await persist(ctx, evidence, judgement);
 				return { finish: { outcome: finish.outcome, details: { ...(finish.reason ? { reason: finish.reason } : {}), ...details, ...persisted, ...(history.length ? { previousTries: history } : {}) } } };
-			},
+			}
+		}),
+		actions: {
 			async cancel(ctx): Promise<ActionResult> {
 				return { finish: { outcome: cancelOutcome, details: { reason: 'cancelled', tries: stateOf(ctx).failedTries } } };
 			}

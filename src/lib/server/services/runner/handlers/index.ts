@@ -17,14 +17,14 @@ export const HANDLERS: HandlerRegistry = {
 	enter_email: enterEmailHandler,
 	permissions: permissionsHandler,
 	// One handler serves the three two-factor types (their channel is all that differs).
-	two_factor: twoFactorHandler as unknown as HandlerRegistry['two_factor'],
-	two_factor_email: twoFactorHandler as unknown as HandlerRegistry['two_factor_email'],
-	two_factor_sms: twoFactorHandler as unknown as HandlerRegistry['two_factor_sms'],
+	two_factor: twoFactorHandler,
+	two_factor_email: twoFactorHandler,
+	two_factor_sms: twoFactorHandler,
 	// Face nodes decide from uploaded evidence; a user's cancel takes the closest outcome the type has.
-	liveness_detection: faceNodeHandler('noFace') as unknown as HandlerRegistry['liveness_detection'],
-	face_scan: faceNodeHandler('cancelled') as unknown as HandlerRegistry['face_scan'],
-	face_compare: faceNodeHandler('imageUnavailable') as unknown as HandlerRegistry['face_compare'],
-	recognition: faceNodeHandler('noFace') as unknown as HandlerRegistry['recognition'],
+	liveness_detection: faceNodeHandler('noFace'),
+	face_scan: faceNodeHandler('cancelled'),
+	face_compare: faceNodeHandler('imageUnavailable'),
+	recognition: faceNodeHandler('noFace'),
 	// The server reads the uploaded document image; a user's cancel is userCancelled.
 	document_scan: documentScanHandler
 };

@@ -1,3 +1,4 @@
+import type { TwoFactorType } from '#lib/domain/flow/node-types.ts';
 import { randomInt } from 'node:crypto';
 import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
 import { hmacHex, newId, safeEqual } from '../../../crypto.ts';
@@ -5,7 +6,6 @@ import type { OtpRow } from '../../../repositories/runner.repository.ts';
 import { passcodeMessage } from '../../otp/otp-messages.ts';
 import type { ActionResult, NodeContext, NodeHandler } from '../node-handler.ts';
 
-type TwoFactorType = 'two_factor' | 'two_factor_email' | 'two_factor_sms';
 type Ctx = NodeContext<TwoFactorType>;
 type Channel = 'email' | 'sms';
 
