@@ -10,7 +10,8 @@ import { FaceEngine } from '../../src/lib/server/biometrics/face-engine.ts';
 import { decodeImage } from '../../src/lib/server/biometrics/image-decode.ts';
 import { cosineSimilarity } from '../../src/lib/face/embedding.ts';
 import type { FaceAnalysis } from '../../src/lib/face/face-pipeline.ts';
-import { LIVENESS_THRESHOLD, MATCH_THRESHOLD } from '../../src/lib/face/face-thresholds.ts';
+import { MATCH_THRESHOLD } from '../../src/lib/domain/face/thresholds.ts';
+import { LIVENESS_THRESHOLD } from '../../src/lib/face/face-thresholds.ts';
 
 interface ManifestFile {
 	file: string;

@@ -3,7 +3,8 @@
 // browser only through ports (detector check, frame grab, worker, upload, cues), so the tests drive it
 // with a fake detector and fake timers.
 import type { FaceClaim, FaceFailureReason } from '#lib/domain/page/face-evidence.schema.ts';
-import { verifyChallenge, type Challenge, type ChallengeSample } from '#lib/face/challenge.ts';
+import type { Challenge } from '#lib/domain/face/challenge.ts';
+import { verifyChallenge, type ChallengeSample } from '#lib/face/challenge.ts';
 import { cosineSimilarity } from '#lib/face/embedding.ts';
 import { LIVENESS_THRESHOLD } from '#lib/face/face-thresholds.ts';
 import type { Box } from '#lib/face/image.ts';

@@ -1,15 +1,15 @@
 // The state of a face node's screen (browser): camera, detector, worker and the capture machine
 // wired together. The .svelte file only renders it.
+import { isChallenge } from '#lib/domain/face/challenge.ts';
+import { FACE_SCAN_DEFAULTS } from '#lib/domain/face/thresholds.ts';
 import { FACE_NODE_DEFAULTS } from '#lib/domain/flow/face-settings.ts';
 import type { NodeView } from '#lib/domain/page/page.schema.ts';
 import { CameraController } from '#lib/camera/camera.svelte.ts';
 import { CaptureMachine, type CaptureView } from '#lib/camera/capture-machine.ts';
-import { isChallenge } from '#lib/face/challenge.ts';
 import { createCues } from '#lib/camera/cues.ts';
 import type { FaceDetectorPort } from '#lib/camera/detector.ts';
 import { sharedFaceWorker } from '#lib/camera/face-worker-client.ts';
 import { faceWatcher } from '#lib/camera/face-watcher.ts';
-import { FACE_SCAN_DEFAULTS } from '#lib/face/face-thresholds.ts';
 import { createLiveSource } from '#lib/camera/live-frames.ts';
 import type { QualitySettings } from '#lib/face/quality-gate.ts';
 import { uploadEvidence, type FaceRunnerLike } from './face-runner.ts';

@@ -3,10 +3,11 @@
 // landmarks, passive liveness runs on several frames and embeddings on the best frame and a few
 // others (the same person throughout). Nothing the browser measured is reused.
 import sharp from 'sharp';
+import { MATCH_THRESHOLD } from '#lib/domain/face/thresholds.ts';
 import { alignFace, ARCFACE_REFERENCE } from '#lib/face/align.ts';
 import { distinctFaces } from '#lib/face/distinct-faces.ts';
 import { cosineSimilarity } from '#lib/face/embedding.ts';
-import { FEATURE_SIZE, LIVENESS_THRESHOLD, MATCH_THRESHOLD } from '#lib/face/face-thresholds.ts';
+import { FEATURE_SIZE, LIVENESS_THRESHOLD } from '#lib/face/face-thresholds.ts';
 import type { FacePipeline } from '#lib/face/face-pipeline.ts';
 import type { Box } from '#lib/face/image.ts';
 import { frameSignature, motionSignals, timingSignals, type MotionSignals, type TimingSignals } from '#lib/face/injection.ts';

@@ -7,7 +7,8 @@
 //   estimator (scripts/eval/age-sex-estimator.ts fits) and then `sex` is filled when it is confident.
 import type { SessionReport } from '#lib/domain/session/session.schema.ts';
 import { cosineSimilarity } from '#lib/face/embedding.ts';
-import { LIVENESS_THRESHOLD, MATCH_THRESHOLD } from '#lib/face/face-thresholds.ts';
+import { MATCH_THRESHOLD } from '#lib/domain/face/thresholds.ts';
+import { LIVENESS_THRESHOLD } from '#lib/face/face-thresholds.ts';
 import type { FaceEngine } from '../../biometrics/face-engine.ts';
 
 export type AiAnalysis = NonNullable<SessionReport['aiAnalysis']>;

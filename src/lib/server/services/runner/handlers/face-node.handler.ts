@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
 import { faceSettingsOf, type FaceSettings } from '#lib/domain/flow/face-settings.ts';
 import type { FaceFailureReason } from '#lib/domain/page/face-evidence.schema.ts';
-import { CHALLENGES, type Challenge } from '#lib/face/challenge.ts';
+import { CHALLENGES, type Challenge } from '#lib/domain/face/challenge.ts';
 import { LIVENESS_THRESHOLD } from '#lib/face/face-thresholds.ts';
 import { encodeTemplate } from '../../../biometrics/template-protection.ts';
 import { newId } from '../../../crypto.ts';
