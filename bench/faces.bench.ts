@@ -20,7 +20,7 @@ mkdirSync(RESULTS, { recursive: true });
 if (!existsSync(join(ROOT, 'static/models/manifest.json'))) throw new Error('static/models is missing: run `npm run models` (npm run bench builds first)');
 
 await build({
-	entryPoints: { 'faces-page': join(ROOT, 'bench/browser/faces-page.ts'), 'face.worker': join(ROOT, 'src/lib/vision/face.worker.ts') },
+	entryPoints: { 'faces-page': join(ROOT, 'bench/browser/faces-page.ts'), 'face.worker': join(ROOT, 'src/lib/camera/face.worker.ts') },
 	outdir: OUT,
 	bundle: true,
 	format: 'esm',

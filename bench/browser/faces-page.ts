@@ -1,9 +1,9 @@
 // Bench page (bundled by bench/faces.bench.ts with esbuild): our detector + gate on the live fake
 // camera, our worker on chosen frames, and the peers on the same frames. Everything is timed in the
 // page; the driver reads `window.bench`.
-import { createMediaPipeDetector, webglRenderer } from '#lib/vision/detector.mediapipe.ts';
-import { FaceWorkerClient } from '#lib/vision/face-worker-client.ts';
-import { createLiveSource } from '#lib/vision/live-frames.ts';
+import { createMediaPipeDetector, webglRenderer } from '#lib/camera/detector.mediapipe.ts';
+import { FaceWorkerClient } from '#lib/camera/face-worker-client.ts';
+import { createLiveSource } from '#lib/camera/live-frames.ts';
 
 const median = (xs: number[]) => {
 	const s = [...xs].sort((a, b) => a - b);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { FaceEngine, faceModelDir } from '../../src/lib/server/biometrics/face-engine.ts';
 import { decodeImage } from '../../src/lib/server/biometrics/image-decode.ts';
-import { fivePoints } from '../../src/lib/vision/landmarks.ts';
+import { fivePoints } from '../../src/lib/face/landmarks.ts';
 
 const threads = Number(process.argv[2] ?? 1);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];

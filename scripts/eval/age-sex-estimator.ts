@@ -5,9 +5,9 @@
 // devDependencies; shipping it would move them to dependencies.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { shiftInside, squareBox } from '../../src/lib/vision/box.ts';
-import type { Box, RgbaImage } from '../../src/lib/vision/image.ts';
-import { cropResize } from '../../src/lib/vision/sample.ts';
+import { shiftInside, squareBox } from '../../src/lib/face/box.ts';
+import type { Box, RgbaImage } from '../../src/lib/face/image.ts';
+import { cropResize } from '../../src/lib/face/sample.ts';
 
 type FaceApi = typeof import('@vladmandic/face-api/dist/face-api.node-wasm.js');
 type Tf = typeof import('@tensorflow/tfjs');

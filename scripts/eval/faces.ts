@@ -8,9 +8,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FaceEngine } from '../../src/lib/server/biometrics/face-engine.ts';
 import { decodeImage } from '../../src/lib/server/biometrics/image-decode.ts';
-import { cosineSimilarity } from '../../src/lib/vision/embedding.ts';
-import type { FaceAnalysis } from '../../src/lib/vision/face-pipeline.ts';
-import { LIVENESS_THRESHOLD, MATCH_THRESHOLD } from '../../src/lib/vision/face-thresholds.ts';
+import { cosineSimilarity } from '../../src/lib/face/embedding.ts';
+import type { FaceAnalysis } from '../../src/lib/face/face-pipeline.ts';
+import { MATCH_THRESHOLD } from '../../src/lib/domain/face/thresholds.ts';
+import { LIVENESS_THRESHOLD } from '../../src/lib/face/face-thresholds.ts';
 
 interface ManifestFile {
 	file: string;
@@ -234,7 +235,7 @@ const timingImage = await decodeImage(readFileSync(join(base, faceFiles[0].file)
 const p = engine.pipeline;
 const [det] = await p.detect(timingImage);
 const lm = await p.landmarks(timingImage, det.box);
-const { fivePoints } = await import('../../src/lib/vision/landmarks.ts');
+const { fivePoints } = await import('../../src/lib/face/landmarks.ts');
 const five = fivePoints(lm);
 async function time(run: () => Promise<unknown>, n = 20) {
 	for (let i = 0; i < 3; i++) await run();

@@ -1,7 +1,7 @@
 // Test frames made from the fixture stills: a portrait "turned" about the vertical axis (the photo's
 // plane rotated in front of a pinhole camera), zoomed or shifted a little so frames are not identical,
 // and eyes "closed" by painting the lids. Enough to exercise the server's checks in tests; the real
-// challenge measurement is tested on landmark sequences in src/lib/vision/challenge.spec.ts.
+// challenge measurement is tested on landmark sequences in src/lib/face/challenge.spec.ts.
 import sharp from 'sharp';
 
 export interface Raw {

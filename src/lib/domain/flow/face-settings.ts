@@ -1,5 +1,5 @@
-import { FACE_SCAN_DEFAULTS, MATCH_THRESHOLD } from '#lib/vision/face-thresholds.ts';
-import { isChallenge, type Challenge } from '#lib/vision/challenge.ts';
+import { FACE_SCAN_DEFAULTS, MATCH_THRESHOLD } from '../face/thresholds.ts';
+import { isChallenge, type Challenge } from '../face/challenge.ts';
 import type { NodeOf } from './flow.schema.ts';
 
 type FaceNode = NodeOf<'face_scan'> | NodeOf<'liveness_detection'> | NodeOf<'face_compare'> | NodeOf<'recognition'>;

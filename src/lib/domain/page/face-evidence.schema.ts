@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHALLENGES } from '#lib/vision/challenge.ts';
+import { CHALLENGES } from '../face/challenge.ts';
 
 /*
  * What a face node's page uploads to `POST /api/client/nodes/{nodeId}/evidence`: a few frames as

@@ -5,7 +5,7 @@
 import type { DocumentRetryReason, DocumentSideName } from '#lib/domain/page/document-evidence.schema.ts';
 import type { NodeView } from '#lib/domain/page/page.schema.ts';
 import type { Quad, Raster } from '#lib/documents/raster.ts';
-import { CameraController } from '#lib/vision/camera.svelte.ts';
+import { CameraController } from '#lib/camera/camera.svelte.ts';
 import type { FaceRunnerLike } from '../face/face-runner.ts';
 import { checkFrame, sideSignature, type DocumentGuidance } from './document-check.ts';
 import { scanStep } from './document-scan-step.ts';

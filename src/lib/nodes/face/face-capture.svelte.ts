@@ -1,17 +1,17 @@
 // The state of a face node's screen (browser): camera, detector, worker and the capture machine
 // wired together. The .svelte file only renders it.
+import { isChallenge } from '#lib/domain/face/challenge.ts';
+import { FACE_SCAN_DEFAULTS } from '#lib/domain/face/thresholds.ts';
 import { FACE_NODE_DEFAULTS } from '#lib/domain/flow/face-settings.ts';
 import type { NodeView } from '#lib/domain/page/page.schema.ts';
-import { CameraController } from '#lib/vision/camera.svelte.ts';
-import { CaptureMachine, type CaptureView } from '#lib/vision/capture-machine.ts';
-import { isChallenge } from '#lib/vision/challenge.ts';
-import { createCues } from '#lib/vision/cues.ts';
-import type { FaceDetectorPort } from '#lib/vision/detector.ts';
-import { sharedFaceWorker } from '#lib/vision/face-worker-client.ts';
-import { faceWatcher } from '#lib/vision/face-watcher.ts';
-import { FACE_SCAN_DEFAULTS } from '#lib/vision/face-thresholds.ts';
-import { createLiveSource } from '#lib/vision/live-frames.ts';
-import type { QualitySettings } from '#lib/vision/quality-gate.ts';
+import { CameraController } from '#lib/camera/camera.svelte.ts';
+import { CaptureMachine, type CaptureView } from '#lib/camera/capture-machine.ts';
+import { createCues } from '#lib/camera/cues.ts';
+import type { FaceDetectorPort } from '#lib/camera/detector.ts';
+import { sharedFaceWorker } from '#lib/camera/face-worker-client.ts';
+import { faceWatcher } from '#lib/camera/face-watcher.ts';
+import { createLiveSource } from '#lib/camera/live-frames.ts';
+import type { QualitySettings } from '#lib/face/quality-gate.ts';
 import { uploadEvidence, type FaceRunnerLike } from './face-runner.ts';
 
 interface NodeSettings extends QualitySettings {
@@ -52,7 +52,7 @@ const CLAIMS: Record<string, { success: string; failure: string }> = {
 let detector: Promise<FaceDetectorPort> | null = null;
 /** One detector per page (its wasm and model are large; nodes share it). */
 export function sharedDetector(useWebGL: boolean): Promise<FaceDetectorPort> {
-	detector ??= import('#lib/vision/detector.mediapipe.ts').then((m) => m.createMediaPipeDetector({ useWebGL }));
+	detector ??= import('#lib/camera/detector.mediapipe.ts').then((m) => m.createMediaPipeDetector({ useWebGL }));
 	detector.catch(() => (detector = null));
 	return detector;
 }

@@ -3,8 +3,8 @@
 import type { FaceEvidenceRequest } from '#lib/domain/page/face-evidence.schema.ts';
 import type { PageState } from '#lib/domain/page/page.schema.ts';
 import { bytesToBase64, evidenceRequestId, postEvidence } from '#lib/flow/evidence-upload.ts';
-import type { EvidencePayload, UploadAnswer } from '#lib/vision/capture-machine.ts';
-import { isChallenge } from '#lib/vision/challenge.ts';
+import type { EvidencePayload, UploadAnswer } from '#lib/camera/capture-machine.ts';
+import { isChallenge } from '#lib/domain/face/challenge.ts';
 import { FACE_FAILURE_REASONS, type FaceFailureReason } from '#lib/domain/page/face-evidence.schema.ts';
 
 /** What a face node uses of the page's runner (PageRunner has it all). */

@@ -2,7 +2,7 @@ import { isMobileDevice } from '#lib/flow/environment.ts';
 import { hasCamera } from '#lib/flow/media-session.svelte.ts';
 import type { PageRunner } from '#lib/flow/page-runner.svelte.ts';
 import type { MediaProblem } from '#lib/flow/permission-result.ts';
-import { preloadFaceModels } from '#lib/vision/face-worker-client.ts';
+import { preloadFaceModels } from '#lib/camera/face-worker-client.ts';
 
 export type PermissionsStatus = 'idle' | 'opening' | 'requesting' | 'problem';
 

@@ -5,10 +5,10 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import * as ortWeb from 'onnxruntime-web/wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cosineSimilarity } from '#lib/vision/embedding.ts';
-import { FacePipeline, type FaceAnalysis } from '#lib/vision/face-pipeline.ts';
-import { MODEL_FILES } from '#lib/vision/model-files.ts';
-import { createWebFaceSessions, webRuntime } from '#lib/vision/ort-web.ts';
+import { cosineSimilarity } from '#lib/face/embedding.ts';
+import { FacePipeline, type FaceAnalysis } from '#lib/face/face-pipeline.ts';
+import { MODEL_FILES } from '#lib/camera/model-files.ts';
+import { createWebFaceSessions, webRuntime } from '#lib/camera/ort-web.ts';
 import { FaceEngine, faceModelDir } from './face-engine.ts';
 import { decodeImage } from './image-decode.ts';
 

@@ -2,10 +2,11 @@
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { qualityGate } from '#lib/vision/quality-gate.ts';
-import { cosineSimilarity } from '#lib/vision/embedding.ts';
-import { LIVENESS_THRESHOLD, MATCH_THRESHOLD } from '#lib/vision/face-thresholds.ts';
-import type { FaceAnalysis } from '#lib/vision/face-pipeline.ts';
+import { qualityGate } from '#lib/face/quality-gate.ts';
+import { cosineSimilarity } from '#lib/face/embedding.ts';
+import { MATCH_THRESHOLD } from '#lib/domain/face/thresholds.ts';
+import { LIVENESS_THRESHOLD } from '#lib/face/face-thresholds.ts';
+import type { FaceAnalysis } from '#lib/face/face-pipeline.ts';
 import { FaceEngine, subjectOf } from './face-engine.ts';
 import { decodeImage } from './image-decode.ts';
 

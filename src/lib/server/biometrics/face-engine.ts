@@ -4,8 +4,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
-import { FacePipeline, type AnalyseOptions, type FaceAnalysis } from '#lib/vision/face-pipeline.ts';
-import type { FaceSessions, OrtRuntime, OrtSession } from '#lib/vision/ort-runtime.ts';
+import { FacePipeline, type AnalyseOptions, type FaceAnalysis } from '#lib/face/face-pipeline.ts';
+import type { FaceSessions, OrtRuntime, OrtSession } from '#lib/face/ort-runtime.ts';
 import { decodeImage, type DecodedImage } from './image-decode.ts';
 
 const require = createRequire(import.meta.url);

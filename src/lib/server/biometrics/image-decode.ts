@@ -1,6 +1,6 @@
 // Uploaded evidence (JPEG, PNG, WebP) → RGBA pixels for the face pipeline.
 import sharp from 'sharp';
-import type { RgbaImage } from '#lib/vision/image.ts';
+import type { RgbaImage } from '#lib/face/image.ts';
 
 export interface DecodedImage extends RgbaImage {
 	readonly data: Uint8Array;

@@ -1,7 +1,7 @@
 // 1:N search over one account's protected templates. Templates are unit-length, so the dot product is
 // the cosine. The matrix lives in WebAssembly memory and is scanned by a SIMD kernel (dot-scan.wasm.ts);
 // plain JavaScript is the fallback (about 4× slower) and the reference in tests.
-import { EMBEDDING_LENGTH } from '#lib/vision/face-thresholds.ts';
+import { EMBEDDING_LENGTH } from '#lib/face/face-thresholds.ts';
 import { createDotScan, type DotScan } from './dot-scan.wasm.ts';
 
 export interface TemplateMatch {

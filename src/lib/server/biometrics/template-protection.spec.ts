@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { cosineSimilarity } from '#lib/vision/embedding.ts';
+import { cosineSimilarity } from '#lib/face/embedding.ts';
 import {
 	decodeTemplate,
 	encodeTemplate,

@@ -5,7 +5,7 @@
 // template cannot be compared with a face, and rotating the key (re-protecting) revokes old copies.
 // Q is Haar-random: Gram–Schmidt of a Gaussian matrix drawn from an AES-256-CTR keystream.
 import { createCipheriv, createHash, createHmac } from 'node:crypto';
-import { EMBEDDING_LENGTH } from '#lib/vision/face-thresholds.ts';
+import { EMBEDDING_LENGTH } from '#lib/face/face-thresholds.ts';
 
 export const TEMPLATE_KEY_BYTES = 32;
 const DOMAIN = 'veriflow/face-template-rotation/v1';

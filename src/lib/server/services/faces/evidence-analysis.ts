@@ -3,16 +3,17 @@
 // landmarks, passive liveness runs on several frames and embeddings on the best frame and a few
 // others (the same person throughout). Nothing the browser measured is reused.
 import sharp from 'sharp';
-import { alignFace, ARCFACE_REFERENCE } from '#lib/vision/align.ts';
-import { distinctFaces } from '#lib/vision/distinct-faces.ts';
-import { cosineSimilarity } from '#lib/vision/embedding.ts';
-import { FEATURE_SIZE, LIVENESS_THRESHOLD, MATCH_THRESHOLD } from '#lib/vision/face-thresholds.ts';
-import type { FacePipeline } from '#lib/vision/face-pipeline.ts';
-import type { Box } from '#lib/vision/image.ts';
-import { frameSignature, motionSignals, timingSignals, type MotionSignals, type TimingSignals } from '#lib/vision/injection.ts';
-import { fivePoints, type Landmarks5 } from '#lib/vision/landmarks.ts';
-import { createQualityScratch, measureFace, type FaceQualityMetrics } from '#lib/vision/quality.ts';
-import { qualityGate, type QualitySettings, type QualityVerdict } from '#lib/vision/quality-gate.ts';
+import { MATCH_THRESHOLD } from '#lib/domain/face/thresholds.ts';
+import { alignFace, ARCFACE_REFERENCE } from '#lib/face/align.ts';
+import { distinctFaces } from '#lib/face/distinct-faces.ts';
+import { cosineSimilarity } from '#lib/face/embedding.ts';
+import { FEATURE_SIZE, LIVENESS_THRESHOLD } from '#lib/face/face-thresholds.ts';
+import type { FacePipeline } from '#lib/face/face-pipeline.ts';
+import type { Box } from '#lib/face/image.ts';
+import { frameSignature, motionSignals, timingSignals, type MotionSignals, type TimingSignals } from '#lib/face/injection.ts';
+import { fivePoints, type Landmarks5 } from '#lib/face/landmarks.ts';
+import { createQualityScratch, measureFace, type FaceQualityMetrics } from '#lib/face/quality.ts';
+import { qualityGate, type QualitySettings, type QualityVerdict } from '#lib/face/quality-gate.ts';
 import type { FaceEngine } from '../../biometrics/face-engine.ts';
 import { decodeImage, type DecodedImage } from '../../biometrics/image-decode.ts';
 import { MAX_FRAME_PIXELS } from '../../media/image-limits.ts';

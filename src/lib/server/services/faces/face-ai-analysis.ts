@@ -6,8 +6,9 @@
 //   (~300 MB of node_modules at run time); left out of the default build. A caller may pass an
 //   estimator (scripts/eval/age-sex-estimator.ts fits) and then `sex` is filled when it is confident.
 import type { SessionReport } from '#lib/domain/session/session.schema.ts';
-import { cosineSimilarity } from '#lib/vision/embedding.ts';
-import { LIVENESS_THRESHOLD, MATCH_THRESHOLD } from '#lib/vision/face-thresholds.ts';
+import { cosineSimilarity } from '#lib/face/embedding.ts';
+import { MATCH_THRESHOLD } from '#lib/domain/face/thresholds.ts';
+import { LIVENESS_THRESHOLD } from '#lib/face/face-thresholds.ts';
 import type { FaceEngine } from '../../biometrics/face-engine.ts';
 
 export type AiAnalysis = NonNullable<SessionReport['aiAnalysis']>;

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { DOCUMENT_PORTRAIT_FIELD } from '#lib/domain/flow/document-settings.ts';
 import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
-import { cosineSimilarity } from '#lib/vision/embedding.ts';
+import { cosineSimilarity } from '#lib/face/embedding.ts';
 import type { FaceEngine } from '../../biometrics/face-engine.ts';
 import { decodeTemplate, encodeTemplate } from '../../biometrics/template-protection.ts';
 import type { SafeFetchResult } from '../../http/safe-fetch.ts';

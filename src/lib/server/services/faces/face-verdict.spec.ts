@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { QualityVerdict } from '#lib/vision/quality-gate.ts';
+import type { QualityVerdict } from '#lib/face/quality-gate.ts';
 import type { AnalysedFrame, EvidenceAnalysis } from './evidence-analysis.ts';
 import { judgeFaceEvidence, type JudgeInput } from './face-verdict.ts';
 

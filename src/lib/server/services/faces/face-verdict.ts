@@ -2,8 +2,9 @@
 // it what the server measured and apply what it returns (finish with an outcome, or let the user try
 // again), so every rule here is unit-tested without models or a database.
 import { RETRYABLE_FAILURES, type FaceClaim, type FaceFailureReason } from '#lib/domain/page/face-evidence.schema.ts';
-import { verifyChallenge, type Challenge, type ChallengeResult } from '#lib/vision/challenge.ts';
-import { isVirtualCameraLabel } from '#lib/vision/injection.ts';
+import type { Challenge } from '#lib/domain/face/challenge.ts';
+import { verifyChallenge, type ChallengeResult } from '#lib/face/challenge.ts';
+import { isVirtualCameraLabel } from '#lib/face/injection.ts';
 import type { EvidenceAnalysis } from './evidence-analysis.ts';
 
 export type { FaceNodeType } from '#lib/domain/flow/node-types.ts';

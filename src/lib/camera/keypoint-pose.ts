@@ -1,9 +1,9 @@
 // Head pose from BlazeFace's six keypoints, for live guidance ("look straight at the camera") on every
 // frame without running the landmark model. Rougher than headPose() on 68 landmarks; the challenge
 // and the server use those.
-import { KEYPOINT_PITCH_NEUTRAL, KEYPOINT_YAW_GAIN } from './face-thresholds.ts';
-import type { Point } from './image.ts';
-import type { HeadPose } from './quality.ts';
+import { KEYPOINT_PITCH_NEUTRAL, KEYPOINT_YAW_GAIN } from '#lib/face/face-thresholds.ts';
+import type { Point } from '#lib/face/image.ts';
+import type { HeadPose } from '#lib/face/quality.ts';
 
 /** BlazeFace keypoint order: the subject's right eye (image left), left eye, nose tip, mouth centre, right ear tragion, left ear tragion. */
 export type BlazeKeypoints = readonly [Point, Point, Point, Point, Point, Point];

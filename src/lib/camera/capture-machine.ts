@@ -3,15 +3,16 @@
 // browser only through ports (detector check, frame grab, worker, upload, cues), so the tests drive it
 // with a fake detector and fake timers.
 import type { FaceClaim, FaceFailureReason } from '#lib/domain/page/face-evidence.schema.ts';
-import { verifyChallenge, type Challenge, type ChallengeSample } from './challenge.ts';
-import { cosineSimilarity } from './embedding.ts';
-import { LIVENESS_THRESHOLD } from './face-thresholds.ts';
+import type { Challenge } from '#lib/domain/face/challenge.ts';
+import { verifyChallenge, type ChallengeSample } from '#lib/face/challenge.ts';
+import { cosineSimilarity } from '#lib/face/embedding.ts';
+import { LIVENESS_THRESHOLD } from '#lib/face/face-thresholds.ts';
+import type { Box } from '#lib/face/image.ts';
+import { motionSignals, timingSignals } from '#lib/face/injection.ts';
 import type { FaceAnalyser } from './face-worker-client.ts';
 import type { FrameResult } from './face-worker-protocol.ts';
 import type { LiveCheck } from './frame-gate.ts';
 import { challengeKey, failureKey, guidanceFor } from './guidance.ts';
-import type { Box } from './image.ts';
-import { motionSignals, timingSignals } from './injection.ts';
 
 export type CapturePhase = 'loading' | 'positioning' | 'holding' | 'challenge' | 'analysing' | 'uploading' | 'retry' | 'done' | 'failed' | 'cancelled';
 

@@ -1,8 +1,8 @@
 // What the user is told while a face node runs: one i18n key at a time (under `face.`), chosen from
 // the quality gate's reasons, the phase and the challenge. Pure, so the wording logic is testable.
 import type { FaceFailureReason } from '#lib/domain/page/face-evidence.schema.ts';
-import type { Challenge } from './challenge.ts';
-import type { QualityReason } from './quality-gate.ts';
+import type { Challenge } from '#lib/domain/face/challenge.ts';
+import type { QualityReason } from '#lib/face/quality-gate.ts';
 
 const REASON_KEYS: Record<QualityReason, string> = {
 	noFace: 'guidance.noFace',

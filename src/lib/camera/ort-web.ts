@@ -3,8 +3,8 @@
 // without cross-origin isolation, which an embedded iframe rarely has) or `onnxruntime-web` (adds
 // WebGPU). Model and WASM files come from our own origin (static/models, see model-files.ts).
 import type * as OrtWeb from 'onnxruntime-web';
+import type { FaceSessions, OrtRuntime, OrtSession } from '#lib/face/ort-runtime.ts';
 import { MODEL_FILES } from './model-files.ts';
-import type { FaceSessions, OrtRuntime, OrtSession } from './ort-runtime.ts';
 
 export interface WebFaceSessionOptions {
 	/** Fetches a model file (default: fetch() from our origin). */

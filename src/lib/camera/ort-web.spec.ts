@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OrtSession, OrtTensor } from './ort-runtime.ts';
+import type { OrtSession, OrtTensor } from '#lib/face/ort-runtime.ts';
 import { lazySession } from './ort-web.ts';
 
 const tensor = (v: number): OrtTensor => ({ data: new Float32Array([v]), dims: [1] });

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { FaceQualityMetrics } from '#lib/face/quality.ts';
+import { qualityGate } from '#lib/face/quality-gate.ts';
 import { CaptureMachine, type CaptureConfig, type CapturePorts, type Cue, type EvidencePayload, type UploadAnswer } from './capture-machine.ts';
 import type { FaceAnalyser } from './face-worker-client.ts';
 import type { FrameResult } from './face-worker-protocol.ts';
 import type { LiveCheck } from './frame-gate.ts';
-import type { FaceQualityMetrics } from './quality.ts';
-import { qualityGate } from './quality-gate.ts';
 
 type Scene = 'none' | 'good' | 'small';
 

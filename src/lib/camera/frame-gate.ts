@@ -1,15 +1,15 @@
 // The quality gate on a live frame: BlazeFace's box and keypoints give size, centring and pose; a
 // 128×128 grey crop of the face (drawn from the video by the caller: a few KB, not the whole frame)
 // gives sharpness and exposure, measured exactly as the server measures them.
-import { scaleBox } from './box.ts';
-import { distinctFaces } from './distinct-faces.ts';
+import { scaleBox } from '#lib/face/box.ts';
+import { distinctFaces } from '#lib/face/distinct-faces.ts';
+import { BLAZE_TO_FR_WIDTH } from '#lib/face/face-thresholds.ts';
+import type { Box } from '#lib/face/image.ts';
+import { laplacianVariance, mean, placement, type FrameQuality } from '#lib/face/quality.ts';
+import { qualityGate, type QualitySettings, type QualityVerdict } from '#lib/face/quality-gate.ts';
 import { frBoxFromBlaze } from './box-from.ts';
-import { BLAZE_TO_FR_WIDTH } from './face-thresholds.ts';
 import type { DetectorFrame } from './detector.ts';
-import type { Box } from './image.ts';
 import { keypointPose } from './keypoint-pose.ts';
-import { laplacianVariance, mean, placement, type FrameQuality } from './quality.ts';
-import { qualityGate, type QualitySettings, type QualityVerdict } from './quality-gate.ts';
 
 export interface LiveCheck {
 	quality: FrameQuality;

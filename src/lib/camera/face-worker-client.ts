@@ -1,6 +1,6 @@
 // The page's side of face.worker.ts (browser only). One worker per page, created early (the
 // permissions page preloads it, so its ~10 MB of models download while the user reads).
-import type { Box } from './image.ts';
+import type { Box } from '#lib/face/image.ts';
 import type { EncodeResult, FrameResult, FrameWants, InitResult, WorkerRequest, WorkerResponse } from './face-worker-protocol.ts';
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };

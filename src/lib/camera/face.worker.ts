@@ -3,16 +3,16 @@
 // FacePipeline the server runs. Frames arrive as ImageBitmaps (transferred, not copied); the worker
 // keeps the ones it is told to keep until the page asks for their JPEGs or drops them.
 import * as ort from 'onnxruntime-web/wasm';
-import { alignFace } from './align.ts';
+import { alignFace } from '#lib/face/align.ts';
+import { FEATURE_SIZE } from '#lib/face/face-thresholds.ts';
+import { FacePipeline } from '#lib/face/face-pipeline.ts';
+import type { Box, RgbaImage } from '#lib/face/image.ts';
+import { frameSignature } from '#lib/face/injection.ts';
+import { fivePoints, type Landmarks5 } from '#lib/face/landmarks.ts';
+import { eyeAspectRatio, headPose } from '#lib/face/quality.ts';
 import { frBoxFromBlaze, frBoxFromLandmarks } from './box-from.ts';
-import { FEATURE_SIZE } from './face-thresholds.ts';
-import { FacePipeline } from './face-pipeline.ts';
 import type { EncodeResult, FrameResult, InitResult, WorkerRequest, WorkerResponse } from './face-worker-protocol.ts';
-import type { Box, RgbaImage } from './image.ts';
-import { frameSignature } from './injection.ts';
-import { fivePoints, type Landmarks5 } from './landmarks.ts';
 import { createWebFaceSessions, webRuntime } from './ort-web.ts';
-import { eyeAspectRatio, headPose } from './quality.ts';
 
 let pipeline: Promise<FacePipeline> | null = null;
 const kept = new Map<number, { bitmap: ImageBitmap; five: Landmarks5 | null }>();

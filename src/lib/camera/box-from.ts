@@ -5,9 +5,9 @@ import {
 	BLAZE_TO_FR_SIDE,
 	LANDMARKS_TO_FR_HEIGHT,
 	LANDMARKS_TO_FR_TOP
-} from './face-thresholds.ts';
-import type { Box } from './image.ts';
-import type { Landmarks68 } from './landmarks.ts';
+} from '#lib/face/face-thresholds.ts';
+import type { Box } from '#lib/face/image.ts';
+import type { Landmarks68 } from '#lib/face/landmarks.ts';
 
 /** An fr_detect-like box from a BlazeFace box (square, the side of fr_detect's height). */
 export function frBoxFromBlaze(box: Box): Box {

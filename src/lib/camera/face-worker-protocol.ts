@@ -1,6 +1,6 @@
 // Messages between the page and face.worker.ts (embedding, passive liveness and landmarks off the main
 // thread, so the camera preview never waits for a model).
-import type { Box, Point } from './image.ts';
+import type { Box, Point } from '#lib/face/image.ts';
 
 export interface FrameWants {
 	/** 68 landmarks → pose and eye state (the challenge). Always done when a face is found. */

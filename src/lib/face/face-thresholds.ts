@@ -1,5 +1,7 @@
 // Every threshold of the face pipeline in one place. Model constants come from /work/shared/MODELS.md
 // (measured); quality-gate constants are ours, calibrated on the fixture faces and webcam frames.
+// The two a flow falls back to (MATCH_THRESHOLD, FACE_SCAN_DEFAULTS) are in domain/face/thresholds.ts,
+// because the domain applies them and must not import the pipeline.
 
 /** fr_detect input size (width × height) and decoding. */
 export const DETECT_WIDTH = 320;
@@ -18,12 +20,6 @@ export const LIVENESS_CROP_SCALE = 2.7;
 /** Live probability (softmax index 0) at or above which a face counts as live. */
 export const LIVENESS_THRESHOLD = 0.6;
 
-/**
- * Cosine similarity at or above which two faces are the same person (fr_feature, 5-point alignment).
- * Chosen by scripts/eval/faces.ts on the fixture pairs; see bench/results/faces-eval.md.
- */
-export const MATCH_THRESHOLD = 0.45;
-
 /** Side of the grey face crop on which sharpness and exposure are measured (fixed, so values compare across face sizes). */
 export const QUALITY_CROP_SIZE = 128;
 /**
@@ -40,14 +36,6 @@ export const MAX_ROLL = 15;
 /** Mean luminance (0–255) of the face crop outside which the face is too dark / too bright. */
 export const MIN_LUMINANCE = 60;
 export const MAX_LUMINANCE = 200;
-
-/** face_scan node defaults, as the interface spec gives them. */
-export const FACE_SCAN_DEFAULTS = {
-	minFaceSize: 100,
-	maxFaceSize: 400,
-	blurThreshold: 50,
-	qualityThreshold: 0.7
-} as const;
 
 /**
  * Active liveness challenges (challenge.ts). Yaw is measured from 68 landmarks (quality.ts headPose);

@@ -1,6 +1,6 @@
 // The per-frame face detector behind an interface: MediaPipe in the browser (detector.mediapipe.ts),
 // a scripted fake in tests. It reads the video element or an ImageBitmap directly (no getImageData).
-import type { Box } from './image.ts';
+import type { Box } from '#lib/face/image.ts';
 import type { BlazeKeypoints } from './keypoint-pose.ts';
 
 export interface DetectedFace {

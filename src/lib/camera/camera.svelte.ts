@@ -1,7 +1,7 @@
 // The camera for face nodes (browser only): runs camera-machine.ts against getUserMedia. It either owns
 // its stream (a node opened without the session's camera) or adopts the session's stream (the video-call
 // layout keeps one camera for the whole session); an adopted stream's tracks belong to its owner.
-import { isVirtualCameraLabel } from './injection.ts';
+import { isVirtualCameraLabel } from '#lib/face/injection.ts';
 import {
 	cameraTransition,
 	classifyCameraError,

@@ -1,11 +1,11 @@
 // The live camera frame as the capture machine sees it (browser only): detection + gate on the
 // <video> element itself, a 128×128 grey crop of the face for sharpness and exposure (the only pixels
 // read on the main thread), and ImageBitmaps handed to the worker for the frames that matter.
-import { shiftInside } from './box.ts';
+import { shiftInside } from '#lib/face/box.ts';
+import { createQualityScratch } from '#lib/face/quality.ts';
+import type { QualitySettings } from '#lib/face/quality-gate.ts';
 import type { FaceDetectorPort } from './detector.ts';
 import { checkFrame, type CropReader, type LiveCheck } from './frame-gate.ts';
-import { createQualityScratch } from './quality.ts';
-import type { QualitySettings } from './quality-gate.ts';
 
 export interface LiveSource {
 	check(): LiveCheck | null;

@@ -3,9 +3,9 @@
 // on (video-call layout) and this watcher keeps the best few frames with one good face, so recognition
 // can answer at once instead of asking the user to pose. Started by the page layout with the session's
 // stream; idle (and holding no frames) without one.
+import type { Box } from '#lib/face/image.ts';
 import type { FaceDetectorPort } from './detector.ts';
 import { createLiveSource } from './live-frames.ts';
-import type { Box } from './image.ts';
 
 interface Kept {
 	bitmap: ImageBitmap;

@@ -1,6 +1,6 @@
 // The face_scan quality gate: which frames are good enough to capture, and what to tell the user.
+import { FACE_SCAN_DEFAULTS } from '#lib/domain/face/thresholds.ts';
 import {
-	FACE_SCAN_DEFAULTS,
 	MAX_CENTRE_OFFSET,
 	MAX_LUMINANCE,
 	MAX_PITCH,

@@ -1,6 +1,7 @@
 // Active liveness: the server picks a challenge at random when a node opens (turn the head left or
 // right, or blink) and checks it on the uploaded frames; the browser runs the same check to know when
 // the user has done it. Both judge a sequence of per-frame measurements from 68 landmarks.
+import type { Challenge } from '#lib/domain/face/challenge.ts';
 import {
 	BLINK_CLOSED_RATIO,
 	BLINK_REOPEN_RATIO,
@@ -8,11 +9,6 @@ import {
 	CHALLENGE_MIN_SAMPLES,
 	CHALLENGE_TURN_DELTA
 } from './face-thresholds.ts';
-
-export const CHALLENGES = ['turnLeft', 'turnRight', 'blink'] as const;
-export type Challenge = (typeof CHALLENGES)[number];
-
-export const isChallenge = (v: unknown): v is Challenge => typeof v === 'string' && (CHALLENGES as readonly string[]).includes(v);
 
 /** One frame's measurements: time (ms), head yaw (degrees, + = towards the image's right), mean eye aspect ratio. */
 export interface ChallengeSample {
