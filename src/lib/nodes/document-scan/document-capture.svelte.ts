@@ -9,17 +9,8 @@ import { CameraController } from '#lib/vision/camera.svelte.ts';
 import type { FaceRunnerLike } from '../face/face-runner.ts';
 import { checkFrame, sideSignature, type DocumentGuidance } from './document-check.ts';
 import { scanStep } from './document-scan-step.ts';
+import { documentNodeViewOf, type DocumentNodeSettings } from './document-node-view.ts';
 import { uploadDocument, type CapturedSide } from './document-upload.ts';
-
-export type ScanningMode = 'SINGLE_SIDE' | 'MULTI_SIDE' | 'BARCODE';
-
-export interface DocumentNodeSettings {
-	scanningMode: ScanningMode;
-	allowedDocumentTypes: string[];
-	showTorchButton: boolean;
-	showCameraSwitch: boolean;
-	timeoutSeconds: number;
-}
 
 export type DocumentPhase = 'loading' | 'scanning' | 'capturing' | 'flip' | 'uploading' | 'retry' | 'failed' | 'timeout' | 'done';
 
@@ -33,18 +24,6 @@ export interface DocumentView {
 	steady: number;
 	retry: { reason: DocumentRetryReason; documentType: string | null; allowed: string[]; triesLeft: number } | null;
 	error: string | null;
-}
-
-/** The node's settings as the server's view gives them. */
-export function documentSettingsOf(node: NodeView): DocumentNodeSettings {
-	const s = (node.props.settings ?? {}) as Partial<DocumentNodeSettings>;
-	return {
-		scanningMode: s.scanningMode === 'MULTI_SIDE' || s.scanningMode === 'BARCODE' ? s.scanningMode : 'SINGLE_SIDE',
-		allowedDocumentTypes: Array.isArray(s.allowedDocumentTypes) ? s.allowedDocumentTypes.filter((t): t is string => typeof t === 'string') : [],
-		showTorchButton: s.showTorchButton !== false,
-		showCameraSwitch: s.showCameraSwitch !== false,
-		timeoutSeconds: typeof s.timeoutSeconds === 'number' ? s.timeoutSeconds : 120
-	};
 }
 
 /** Milliseconds between frame checks and the pauses to turn the card over and to read a refusal. */
@@ -90,9 +69,9 @@ export class DocumentCaptureState {
 		camera = new CameraController()
 	) {
 		this.camera = camera;
-		this.settings = documentSettingsOf(node);
+		const { settings, timeLeftMs: left } = documentNodeViewOf(node.props);
+		this.settings = settings;
 		this.sides = this.settings.scanningMode === 'MULTI_SIDE' ? ['front', 'back'] : ['front'];
-		const left = typeof node.props.timeLeftMs === 'number' ? node.props.timeLeftMs : this.settings.timeoutSeconds * 1000;
 		this.timeLeftMs = left;
 		this.#deadline = performance.now() + left;
 	}
