@@ -31,7 +31,7 @@ export const NODE_COMPONENTS = {
 	face_compare: FaceCompareNode,
 	recognition: RecognitionNode,
 	document_scan: DocumentScanNode
-} satisfies Record<NodeType, Component<NodeProps>>;
+} satisfies { [K in NodeType]: Component<NodeProps<K>> };
 
 /** Node types whose screen is the avatar's conversation (the stage gets the most room). */
 export const TALKING_NODES: ReadonlySet<NodeType> = new Set(['conversation']);

@@ -97,7 +97,7 @@ describe('PageRunner', () => {
 	it('reports a result with its step and a request id, and shows where things stand when it was stale', async () => {
 		const token = 'pt_' + 'c'.repeat(32);
 		saveStoredPage('cs_resume', { pageToken: token, permission: { outcome: 'granted', camera: false, microphone: false, consent: { biometric: false, enrolment: false } } });
-		const moved = pageState({ node: { id: 'code', type: 'two_factor_email', props: {} } }, { step: 2 });
+		const moved = pageState({ node: { id: 'code', type: 'two_factor_email', props: { showUI: true, otpLength: 6, channels: ['email'], channel: null, destination: null, expiresAt: null, resendAvailableAt: null, attemptsLeft: 3, sendsLeft: 5, testMode: false } } }, { step: 2 });
 		const { runner, requests } = setup({ kind: 'opened', via: 'cs', embedOrigins: ['https://shop.example'] }, {
 			'GET /api/client/state': [() => ({ status: 200, json: pageState() }), () => ({ status: 200, json: moved })],
 			'POST /api/client/nodes/email': [

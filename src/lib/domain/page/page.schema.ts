@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SUPPORTED_LANGS } from '../langs.ts';
-import { NODE_TYPES } from '../flow/node-types.ts';
+import { nodeViewSchema } from '../nodes/node-contracts.ts';
 import { SESSION_STATUSES } from '../session/session-status.ts';
 import { phraseSchema } from '../session/session.schema.ts';
 import { customizationSchema } from '../session/settings.schema.ts';
@@ -27,22 +27,8 @@ export type OpenRequest = z.input<typeof openRequestSchema>;
 
 export const avatarViewSchema = z.object({ id: z.string(), name: z.string(), imageUrl: z.string(), gender: z.enum(['male', 'female', 'unknown']) });
 
-/** What the page may know of the current node: its type, id and the settings its UI needs. */
-export const nodeViewSchema = z
-	.object({
-		id: z.string(),
-		type: z.enum(NODE_TYPES),
-		/** The avatar's words for this node (already in the session language). */
-		speech: z.string().optional(),
-		/** Conversation: the page waits for a reply (false: speak, then acknowledge). */
-		expectsReply: z.boolean().optional(),
-		/** Conversation: the last reply matched nothing; the avatar asks again. */
-		repeated: z.boolean().optional(),
-		/** Node-type specific public settings and state (two-factor destination, face settings…). */
-		props: z.record(z.string(), z.unknown()).default({})
-	})
-	.meta({ id: 'PageNodeView' });
-export type NodeView = z.infer<typeof nodeViewSchema>;
+/** What the page may know of the current node: its type, id, words and typed props (domain/nodes). */
+export { nodeViewSchema, type NodeView, type NodeViewOf } from '../nodes/node-contracts.ts';
 
 export const pageStateSchema = z.object({
 	session: z.object({

@@ -3,14 +3,14 @@
 // one), the intervals and wakes, the frame checks (document-check.ts) and the upload. It turns each of
 // them into an event for the machine and runs the commands the machine answers with.
 import type { DocumentSideName } from '#lib/domain/page/document-evidence.schema.ts';
-import type { NodeView } from '#lib/domain/page/page.schema.ts';
+import type { DocumentViewProps } from '#lib/domain/nodes/document-scan.contract.ts';
+import type { NodeViewOf } from '#lib/domain/nodes/node-contracts.ts';
 import { CameraController } from '#lib/camera/camera.svelte.ts';
 import type { FaceRunnerLike } from '../face/face-runner.ts';
 import { documentTransition, initialDocumentState, type DocumentCommand, type DocumentEvent, type DocumentMachineState, type DocumentView } from './document-capture-machine.ts';
 import { checkFrame, sideSignature } from './document-check.ts';
 import { ScanStats } from './document-claim.ts';
 import { shareOfFrame, VideoFrames } from './document-frames.ts';
-import { documentNodeViewOf, type DocumentNodeSettings } from './document-node-view.ts';
 import { Torch } from './document-torch.svelte.ts';
 import { uploadDocument } from './document-upload.ts';
 
@@ -27,7 +27,7 @@ export class DocumentCaptureState {
 	#machine: DocumentMachineState;
 	readonly torch: Torch;
 	readonly camera: CameraController;
-	readonly settings: DocumentNodeSettings;
+	readonly settings: DocumentViewProps['settings'];
 	#frames: VideoFrames | null = null;
 	readonly #stats = new ScanStats();
 	readonly #opened = now();
@@ -38,11 +38,12 @@ export class DocumentCaptureState {
 
 	constructor(
 		readonly runner: FaceRunnerLike,
-		readonly node: NodeView,
+		readonly node: NodeViewOf<'document_scan'>,
 		camera = new CameraController()
 	) {
 		this.camera = camera;
-		const { settings, timeLeftMs } = documentNodeViewOf(node.props);
+		// Settings with the defaults applied by the server, from the node type's contract.
+		const { settings, timeLeftMs } = node.props;
 		this.settings = settings;
 		this.torch = new Torch(settings.showTorchButton);
 		const sides: DocumentSideName[] = settings.scanningMode === 'MULTI_SIDE' ? ['front', 'back'] : ['front'];

@@ -1,9 +1,9 @@
 // The state of a face node's screen (browser): camera, detector, worker and the capture machine
 // wired together. The .svelte file only renders it.
-import { isChallenge } from '#lib/domain/face/challenge.ts';
 import { FACE_SCAN_DEFAULTS } from '#lib/domain/face/thresholds.ts';
-import { FACE_NODE_DEFAULTS } from '#lib/domain/flow/face-settings.ts';
-import type { NodeView } from '#lib/domain/page/page.schema.ts';
+import type { FaceNodeType } from '#lib/domain/flow/node-types.ts';
+import type { FaceViewSettings } from '#lib/domain/nodes/face.contract.ts';
+import type { NodeViewOf } from '#lib/domain/nodes/node-contracts.ts';
 import { CameraController } from '#lib/camera/camera.svelte.ts';
 import { CaptureMachine, type CaptureView } from '#lib/camera/capture-machine.ts';
 import { createCues } from '#lib/camera/cues.ts';
@@ -13,36 +13,6 @@ import { faceWatcher } from '#lib/camera/face-watcher.ts';
 import { createLiveSource } from '#lib/camera/live-frames.ts';
 import type { QualitySettings } from '#lib/face/quality-gate.ts';
 import { uploadEvidence, type FaceRunnerLike } from './face-runner.ts';
-
-interface NodeSettings extends QualitySettings {
-	captureInstructions: string | null;
-	captureDelay: number;
-	detectionInterval: number;
-	enableSound: boolean;
-	enableHaptics: boolean;
-	useWebGL: boolean;
-	maxRetries: number;
-	timeoutSeconds: number | null;
-}
-
-/** The node's settings as the server's view gives them (defaults for anything missing). */
-export function settingsOf(node: NodeView): NodeSettings {
-	const s = (node.props.settings ?? {}) as Partial<NodeSettings>;
-	return {
-		captureInstructions: s.captureInstructions ?? null,
-		captureDelay: s.captureDelay ?? FACE_NODE_DEFAULTS.captureDelay,
-		detectionInterval: s.detectionInterval ?? FACE_NODE_DEFAULTS.detectionInterval,
-		qualityThreshold: s.qualityThreshold ?? FACE_SCAN_DEFAULTS.qualityThreshold,
-		blurThreshold: s.blurThreshold ?? FACE_SCAN_DEFAULTS.blurThreshold,
-		minFaceSize: s.minFaceSize ?? FACE_SCAN_DEFAULTS.minFaceSize,
-		maxFaceSize: s.maxFaceSize ?? FACE_SCAN_DEFAULTS.maxFaceSize,
-		enableSound: s.enableSound ?? true,
-		enableHaptics: s.enableHaptics ?? true,
-		useWebGL: s.useWebGL ?? true,
-		maxRetries: s.maxRetries ?? FACE_NODE_DEFAULTS.maxRetries,
-		timeoutSeconds: s.timeoutSeconds ?? null
-	};
-}
 
 const CLAIMS: Record<string, { success: string; failure: string }> = {
 	liveness_detection: { success: 'livenessDetected', failure: 'deepfakeDetected' },
@@ -63,18 +33,19 @@ const localFaces = new Map<string, Float32Array>();
 export class FaceCaptureState {
 	view = $state<CaptureView>({ phase: 'loading', message: 'guidance.loading', progress: 0, challenge: null, reason: null, triesLeft: null, box: null });
 	readonly camera: CameraController;
-	readonly settings: NodeSettings;
-	readonly node: NodeView;
+	readonly settings: FaceViewSettings;
+	readonly node: NodeViewOf<FaceNodeType>;
 	readonly runner: FaceRunnerLike;
 	#machine: CaptureMachine | null = null;
 	#detach: (() => void)[] = [];
 	#destroyed = false;
 
-	constructor(runner: FaceRunnerLike, node: NodeView, camera = new CameraController()) {
+	constructor(runner: FaceRunnerLike, node: NodeViewOf<FaceNodeType>, camera = new CameraController()) {
 		this.runner = runner;
 		this.node = node;
 		this.camera = camera;
-		this.settings = settingsOf(node);
+		// Settings with the defaults applied by the server, from the node type's contract.
+		this.settings = node.props.settings;
 	}
 
 	/** Starts the camera in `video` and the capture. */
@@ -94,8 +65,8 @@ export class FaceCaptureState {
 		const source = createLiveSource(video, det, this.settings);
 		const cue = createCues({ sound: this.settings.enableSound, haptics: this.settings.enableHaptics });
 		const challenge = this.node.props.challenge;
-		const referenceField = typeof this.node.props.referenceField === 'string' ? this.node.props.referenceField : null;
-		const saveTo = typeof this.node.props.saveToField === 'string' ? this.node.props.saveToField : null;
+		const referenceField = this.node.props.referenceField ?? null;
+		const saveTo = this.node.props.saveToField ?? null;
 		const machine = new CaptureMachine(
 			{
 				now: () => performance.now(),
@@ -118,7 +89,7 @@ export class FaceCaptureState {
 				}
 			},
 			{
-				challenge: isChallenge(challenge) ? challenge : null,
+				challenge,
 				captureDelay: this.settings.captureDelay,
 				detectionInterval: this.settings.detectionInterval,
 				timeoutMs: this.settings.timeoutSeconds ? this.settings.timeoutSeconds * 1000 : null,

@@ -4,7 +4,8 @@ import type { FaceEvidenceRequest } from '#lib/domain/page/face-evidence.schema.
 import type { PageState } from '#lib/domain/page/page.schema.ts';
 import { bytesToBase64, evidenceRequestId, postEvidence } from '#lib/flow/evidence-upload.ts';
 import type { EvidencePayload, UploadAnswer } from '#lib/camera/capture-machine.ts';
-import { isChallenge } from '#lib/domain/face/challenge.ts';
+import { FACE_NODE_TYPES, type FaceNodeType } from '#lib/domain/flow/node-types.ts';
+import { isViewOf } from '#lib/domain/nodes/node-contracts.ts';
 import { FACE_FAILURE_REASONS, type FaceFailureReason } from '#lib/domain/page/face-evidence.schema.ts';
 
 /** What a face node uses of the page's runner (PageRunner has it all). */
@@ -18,7 +19,8 @@ export interface FaceRunnerLike {
 	applyState?(state: PageState): void;
 }
 
-export type { NodeProps as FaceNodeProps } from '#lib/flow/node-props.ts';
+import type { NodeProps } from '#lib/flow/node-props.ts';
+export type FaceNodeProps = NodeProps<FaceNodeType>;
 
 const base64 = (buffer: ArrayBuffer) => bytesToBase64(new Uint8Array(buffer));
 
@@ -39,13 +41,14 @@ export async function uploadEvidence(runner: FaceRunnerLike, nodeId: string, pay
 	const notice = response.notice;
 	if (notice?.code === 'face.retry' && response.state.node?.id === nodeId) {
 		const reason = String(notice.params?.reason ?? 'error');
-		const challenge = response.state.node.props.challenge;
+		const next = response.state.node;
+		const challenge = isViewOf(next, FACE_NODE_TYPES) ? next.props.challenge : null;
 		// Stay on this node: the page keeps its state, the machine shows why and tries again.
 		if (!runner.applyState) void runner.refresh().catch(() => undefined);
 		return {
 			kind: 'retry',
 			reason: (FACE_FAILURE_REASONS as readonly string[]).includes(reason) ? (reason as FaceFailureReason) : 'error',
-			challenge: isChallenge(challenge) ? challenge : null,
+			challenge,
 			triesLeft: Number(notice.params?.triesLeft ?? 0)
 		};
 	}

@@ -13,10 +13,12 @@ export interface TwoFactorProps {
 }
 
 const channel = (v: unknown): 'email' | 'sms' | null => (v === 'email' || v === 'sms' ? v : null);
+import { OTP_DEFAULTS } from '#lib/domain/nodes/two-factor.contract.ts';
+
 const int = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 
 export function twoFactorProps(props: Record<string, unknown>): TwoFactorProps {
-	const length = int(props.otpLength, 6);
+	const length = int(props.otpLength, OTP_DEFAULTS.otpLength);
 	return {
 		showUI: props.showUI !== false,
 		otpLength: Math.min(8, Math.max(4, length)),

@@ -202,7 +202,7 @@ describe.each(STORE_KINDS)('hosted page runner on %s', (kind) => {
 		clock.advance(31_000);
 		const resent = await act(p, early.state, 'resend');
 		expect(resent.notice?.code).toBe('otp.sent');
-		expect(resent.state.node?.props.attemptsLeft).toBe(2);
+		expect((resent.state.node?.props as Record<string, unknown>).attemptsLeft).toBe(2);
 		const newCode = await codeFor(created.session.id);
 		// The old code no longer works after a resend.
 		const old = await act(p, resent.state, 'verify', { code: code === newCode ? wrong : code });

@@ -82,8 +82,8 @@ describe.each(STORE_KINDS)('document_scan on %s', (kind) => {
 				cancellable: true
 			}
 		});
-		expect(state.node!.props.timeLeftMs).toBeGreaterThan(89_000);
-		expect(state.node!.props.timeLeftMs).toBeLessThanOrEqual(90_000);
+		expect((state.node!.props as Record<string, unknown>).timeLeftMs).toBeGreaterThan(89_000);
+		expect((state.node!.props as Record<string, unknown>).timeLeftMs).toBeLessThanOrEqual(90_000);
 	});
 
 	it(
@@ -220,7 +220,7 @@ describe.each(STORE_KINDS)('document_scan on %s', (kind) => {
 		'MULTI_SIDE reads front and back of an identity card; BARCODE reads a licence barcode',
 		async () => {
 			const card = await start({ scanningMode: 'MULTI_SIDE', allowedDocumentTypes: ['MRTD_TYPE_IDENITY_CARD'] });
-			expect(card.state.node!.props.sides).toEqual(['front', 'back']);
+			expect((card.state.node!.props as Record<string, unknown>).sides).toEqual(['front', 'back']);
 			await upload(card.principal, card.state, [
 				{ side: 'back', image: doc('td1-id-back.jpg') },
 				{ side: 'front', image: doc('td1-id-front.jpg') }

@@ -1,4 +1,5 @@
 import type { Notice } from '#lib/domain/page/page.schema.ts';
+import type { ViewPropsOf } from '#lib/domain/nodes/node-contracts.ts';
 import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
 import type { FaceNodeType, NodeType, TwoFactorType } from '#lib/domain/flow/node-types.ts';
 import type { SupportedLang } from '#lib/domain/langs.ts';
@@ -120,7 +121,7 @@ export interface NodeHandler<T extends NodeType = NodeType> {
 	/** Runs when the node becomes current; a returned finish moves on at once (no UI). */
 	enter?(ctx: NodeContext<T>): Promise<NodeFinish | void>;
 	/** Public, node-specific state for the page (never secrets, never other users' data). */
-	view?(ctx: NodeContext<T>): Promise<Record<string, unknown>> | Record<string, unknown>;
+	view?(ctx: NodeContext<T>): Promise<ViewPropsOf<T>> | ViewPropsOf<T>;
 	/** The page's actions on this node, by name. Unknown actions are refused. */
 	actions?: Record<string, (ctx: NodeContext<T>, payload: Record<string, unknown>) => Promise<ActionResult>>;
 	/** Camera nodes: the upload to `/api/client/nodes/{nodeId}/evidence` they decide from. */

@@ -2,7 +2,7 @@ import { ApiError } from '#lib/domain/errors.ts';
 import type { FlowNode, NodeOf } from '#lib/domain/flow/flow.schema.ts';
 import { OUTCOME_SHAPE, fixedOutcomeKeys, type NodeType } from '#lib/domain/flow/node-types.ts';
 import { isSupportedLang, type SupportedLang } from '#lib/domain/langs.ts';
-import type { NodeView } from '#lib/domain/page/page.schema.ts';
+import { nodeViewSchema, type NodeView } from '#lib/domain/nodes/node-contracts.ts';
 import type { Phrase } from '#lib/domain/session/session.schema.ts';
 import { newId } from '../../crypto.ts';
 import { logger } from '../../logger.ts';
@@ -196,12 +196,9 @@ export class FlowRunner {
 		const props = handler.view ? await handler.view(ctx) : {};
 		const phrases = await repos.runner.listPhrases(session.id);
 		const spoken = phrases.filter((p) => p.isAvatar && p.nodeId === node.id);
-		const view: NodeView = { id: node.id, type: node.type, props };
-		if (spoken.length) view.speech = spoken[spoken.length - 1].text;
-		if (node.type === 'conversation') {
-			view.expectsReply = !node.doesNotRequireReply;
-			view.repeated = spoken.length > 1;
-		}
+		const conversation = node.type === 'conversation' ? { expectsReply: !node.doesNotRequireReply, repeated: spoken.length > 1 } : {};
+		// Checked against the node type's contract: what the page reads is what the contract says.
+		const view = nodeViewSchema.parse({ id: node.id, type: node.type, props, ...(spoken.length ? { speech: spoken[spoken.length - 1].text } : {}), ...conversation });
 		return view;
 	}
 

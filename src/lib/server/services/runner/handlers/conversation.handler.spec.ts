@@ -44,7 +44,7 @@ describe('conversation: a way forward', () => {
 	it('asks an unknown goal as a question and offers conditions it cannot judge as answers, at once', async () => {
 		const s = await open(COUNTRY);
 		expect(s.state.node).toMatchObject({ id: 'talk', speech: 'Which country do you live in?' });
-		expect(s.state.node!.props.choices).toEqual([
+		expect((s.state.node!.props as Record<string, unknown>).choices).toEqual([
 			{ id: 'o0', label: 'I live in Germany' },
 			{ id: 'o1', label: 'I live elsewhere' }
 		]);
@@ -66,13 +66,13 @@ describe('conversation: a way forward', () => {
 
 	it('answers questions before asking again, and offers the outcomes after two replies that got nowhere', async () => {
 		const s = await open(READY);
-		expect(s.state.node!.props.choices).toBeUndefined();
+		expect((s.state.node!.props as Record<string, unknown>).choices).toBeUndefined();
 		// Agreeing and asking: the question is answered; the reply is not taken as a yes.
 		const first = await s.act(s.state, 'reply', { text: 'yes but first tell me what you do with my data' });
 		expect(first.notice).toEqual({ code: 'conversation.answered' });
 		expect(first.state.node).toMatchObject({ id: 'talk' });
 		expect(first.state.node!.speech).toMatch(/^What you share here.*goes to the service that asked for this check.*Are you ready to begin\?$/);
-		expect(first.state.node!.props.choices).toBeUndefined();
+		expect((first.state.node!.props as Record<string, unknown>).choices).toBeUndefined();
 		// Not choosable by the page before the choices are offered.
 		const early = await s.act(first.state, 'choose', { outcomeId: 'o0' });
 		expect(early.notice).toEqual({ code: 'conversation.choiceUnavailable' });
@@ -81,7 +81,7 @@ describe('conversation: a way forward', () => {
 		const second = await s.act(early.state, 'reply', { text: 'how long will this take?' });
 		// Two steps ahead on the main path: this conversation and the e-mail.
 		expect(second.state.node!.speech).toMatch(/^It takes a few minutes: 2 steps to go, this one included\. .*Are you ready to begin\?$/);
-		expect(second.state.node!.props.choices).toEqual([
+		expect((second.state.node!.props as Record<string, unknown>).choices).toEqual([
 			{ id: 'o0', label: "Yes, I'm ready" },
 			{ id: 'o1', label: 'No' }
 		]);
@@ -96,7 +96,7 @@ describe('conversation: a way forward', () => {
 		for (const text of ['blub', 'hmm, keine Ahnung was das soll']) state = (await s.act(state, 'reply', { text })).state;
 		// A word that answered nothing is not kept as the user's name (it used to greet "Hallo, blub!").
 		expect(state.node!.speech).not.toContain('blub');
-		expect(state.node!.props.choices).toEqual([
+		expect((state.node!.props as Record<string, unknown>).choices).toEqual([
 			{ id: 'o0', label: 'Ja, ich bin bereit' },
 			{ id: 'o1', label: 'Nein' }
 		]);

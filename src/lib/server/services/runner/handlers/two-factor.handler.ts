@@ -1,4 +1,5 @@
 import type { TwoFactorType } from '#lib/domain/flow/node-types.ts';
+import { twoFactorSettingsOf } from '#lib/domain/nodes/two-factor.contract.ts';
 import { randomInt } from 'node:crypto';
 import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
 import { hmacHex, newId, safeEqual } from '../../../crypto.ts';
@@ -9,18 +10,10 @@ import type { ActionResult, NodeContext, NodeHandler } from '../node-handler.ts'
 type Ctx = NodeContext<TwoFactorType>;
 type Channel = 'email' | 'sms';
 
-export const OTP_DEFAULTS = { otpLength: 6, expirySeconds: 300, maxAttempts: 3, resendAfterSeconds: 30 } as const;
 /** Sends of one node, the first included; past this the user must cancel or use another channel. */
 const MAX_SENDS = 5;
 
-const settingsOf = (node: NodeOf<TwoFactorType>) => ({
-	otpLength: node.otpLength ?? OTP_DEFAULTS.otpLength,
-	expirySeconds: node.expirySeconds ?? OTP_DEFAULTS.expirySeconds,
-	maxAttempts: node.maxAttempts ?? OTP_DEFAULTS.maxAttempts,
-	resendAfterSeconds: node.resendAfterSeconds ?? OTP_DEFAULTS.resendAfterSeconds,
-	showUI: node.showUI ?? true,
-	testMode: node.testMode?.enabled === true
-});
+const settingsOf = twoFactorSettingsOf;
 
 export const channelsOf = (node: NodeOf<TwoFactorType>): Channel[] =>
 	node.type === 'two_factor' ? node.channels : node.type === 'two_factor_email' ? ['email'] : ['sms'];
