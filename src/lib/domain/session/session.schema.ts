@@ -142,7 +142,8 @@ export const sessionSchema = z
 		report: sessionReportSchema.optional()
 	})
 	.meta({ id: 'Session' });
-export type Session = z.infer<typeof sessionSchema>;
+/** The session as the API returns it; the server's own view is `Session` (session.model.ts). */
+export type ApiSession = z.infer<typeof sessionSchema>;
 
 export const clientSecretSchema = z
 	.object({

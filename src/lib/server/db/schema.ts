@@ -12,6 +12,10 @@ import {
 	text,
 	uniqueIndex
 } from 'drizzle-orm/pg-core';
+import type { FlowNode } from '../../domain/flow/flow.schema.ts';
+import type { SessionConsent, SessionDevice, SessionLocation } from '../../domain/session/session.model.ts';
+import type { SessionStatus } from '../../domain/session/session-status.ts';
+import type { SessionSettings } from '../../domain/session/settings.schema.ts';
 
 /*
  * The store's tables. Times are bigint Unix milliseconds (the API's unit), read as JS numbers.
@@ -75,7 +79,7 @@ export const sessions = pgTable(
 			.notNull()
 			.references(() => accounts.id, { onDelete: 'cascade' }),
 		env: text('env').$type<'test' | 'live'>().notNull(),
-		status: text('status').$type<'created' | 'inProgress' | 'complete' | 'incomplete'>().notNull(),
+		status: text('status').$type<SessionStatus>().notNull(),
 		/** Lifecycle position of `status`, what `sortBy=status` orders by. */
 		statusRank: smallint('status_rank').notNull(),
 		createdAt: ms('created_at').notNull(),
@@ -87,10 +91,16 @@ export const sessions = pgTable(
 		lastActivityAt: ms('last_activity_at'),
 		clientReferenceId: text('client_reference_id').notNull(),
 		flowId: text('flow_id').notNull(),
+		/*
+		 * The jsonb columns carry their domain types: each is written only from a value already
+		 * checked (settings by createSessionRequestSchema, the flow by validateFlow, whose node schemas
+		 * add no defaults, location and device by the open route's parsers), so a read is typed
+		 * without parsing again. `data` is free-form, as the spec's session data is.
+		 */
 		/** What the caller sent, as sent (legacy `modules` stay modules). */
-		settings: jsonb('settings').$type<Record<string, unknown>>().notNull(),
+		settings: jsonb('settings').$type<SessionSettings>().notNull(),
 		/** The flow the runner walks (converted from modules when those were sent). */
-		flow: jsonb('flow').$type<Record<string, unknown>[]>().notNull(),
+		flow: jsonb('flow').$type<FlowNode[]>().notNull(),
 		/** Lower-cased clientReferenceId, id and metadata values, for `search`. */
 		searchText: text('search_text').notNull(),
 		lang: text('lang'),
@@ -101,10 +111,10 @@ export const sessions = pgTable(
 		/** What nodes saved on the way: e-mail, saved fields, extracted document data, dialog entities. */
 		data: jsonb('data').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
 		/** Where and on what the end user opened the link (GeoIP, user agent), for the report. */
-		location: jsonb('location').$type<Record<string, unknown>>(),
-		device: jsonb('device').$type<Record<string, unknown>>(),
+		location: jsonb('location').$type<SessionLocation>(),
+		device: jsonb('device').$type<SessionDevice>(),
 		/** Consent given on the permissions page: biometric processing, and enrolment for recognition. */
-		consent: jsonb('consent').$type<{ biometric: boolean; enrolment: boolean; at: number }>(),
+		consent: jsonb('consent').$type<SessionConsent>(),
 		version: text('version').notNull()
 	},
 	(t) => [

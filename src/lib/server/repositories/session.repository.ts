@@ -1,12 +1,59 @@
 import { and, asc, count, desc, eq, gt, ilike, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
-import type { SessionStatus } from '#lib/domain/session/session-status.ts';
+import { STATUS_RANK, type SessionStatus } from '#lib/domain/session/session-status.ts';
 import type { ListSessionsQuery } from '#lib/domain/session/list-query.schema.ts';
+import type { Session } from '#lib/domain/session/session.model.ts';
 import type { DbOrTx } from '../db/store.ts';
 import { clientSecrets, sessions } from '../db/schema.ts';
 import type { Env } from './account.repository.ts';
 
 export type SessionRow = typeof sessions.$inferSelect;
 export type ClientSecretRow = typeof clientSecrets.$inferSelect;
+
+/** What creating a session stores; the rest starts empty. `searchText` is what `search` matches. */
+export type NewSession = Pick<Session, 'id' | 'accountId' | 'env' | 'status' | 'createdAt' | 'updatedAt' | 'clientReferenceId' | 'flowId' | 'settings' | 'flow' | 'version'> & {
+	searchText: string;
+};
+
+/** A change to a session; the sort keys that follow from it (status rank, finish time) are kept in step here. */
+export type SessionChanges = Partial<Omit<Session, 'id' | 'accountId' | 'env' | 'createdAt'>>;
+
+/**
+ * The one place a row becomes a `Session`: the jsonb columns are typed by the schema (they are
+ * written only from checked values), and the columns that exist for sorting and search stay here.
+ */
+function toSession(row: SessionRow): Session {
+	return {
+		id: row.id,
+		accountId: row.accountId,
+		env: row.env,
+		status: row.status,
+		createdAt: row.createdAt,
+		startedAt: row.startedAt,
+		finishedAt: row.finishedAt,
+		updatedAt: row.updatedAt,
+		lastActivityAt: row.lastActivityAt,
+		clientReferenceId: row.clientReferenceId,
+		flowId: row.flowId,
+		settings: row.settings,
+		flow: row.flow,
+		lang: row.lang,
+		currentNodeId: row.currentNodeId,
+		step: row.step,
+		data: row.data,
+		location: row.location,
+		device: row.device,
+		consent: row.consent,
+		version: row.version
+	};
+}
+
+/** The stored columns of a change: `sortBy=status` and `sortBy=finishedAt` read the derived keys. */
+function toColumns(changes: SessionChanges): Partial<typeof sessions.$inferInsert> {
+	const columns: Partial<typeof sessions.$inferInsert> = { ...changes };
+	if (changes.status !== undefined) columns.statusRank = STATUS_RANK[changes.status];
+	if (changes.finishedAt !== undefined) columns.finishedSort = changes.finishedAt ?? 0;
+	return columns;
+}
 
 /** Where a page of `GET /sessions` resumes: the sort key and id of the last row returned. */
 export interface ListCursor {
@@ -25,33 +72,33 @@ const SORT_COLUMNS = {
 export class SessionRepository {
 	constructor(private readonly db: DbOrTx) {}
 
-	async insert(session: typeof sessions.$inferInsert, secret: typeof clientSecrets.$inferInsert): Promise<void> {
-		await this.db.insert(sessions).values(session);
+	async insert(session: NewSession, secret: typeof clientSecrets.$inferInsert): Promise<void> {
+		await this.db.insert(sessions).values({ ...session, statusRank: STATUS_RANK[session.status] });
 		await this.db.insert(clientSecrets).values(secret);
 	}
 
-	async findOwned(accountId: string, env: Env, id: string): Promise<{ session: SessionRow; secret: ClientSecretRow } | null> {
+	async findOwned(accountId: string, env: Env, id: string): Promise<{ session: Session; secret: ClientSecretRow } | null> {
 		const [row] = await this.db
 			.select({ session: sessions, secret: clientSecrets })
 			.from(sessions)
 			.innerJoin(clientSecrets, eq(clientSecrets.sessionId, sessions.id))
 			.where(and(eq(sessions.id, id), eq(sessions.accountId, accountId), eq(sessions.env, env)));
-		return row ?? null;
+		return row ? { session: toSession(row.session), secret: row.secret } : null;
 	}
 
-	async findById(id: string): Promise<SessionRow | null> {
+	async findById(id: string): Promise<Session | null> {
 		const [row] = await this.db.select().from(sessions).where(eq(sessions.id, id));
-		return row ?? null;
+		return row ? toSession(row) : null;
 	}
 
 	/** Locks the row for the rest of the transaction: status changes are serialised per session. */
-	async lockById(id: string): Promise<SessionRow | null> {
+	async lockById(id: string): Promise<Session | null> {
 		const [row] = await this.db.select().from(sessions).where(eq(sessions.id, id)).for('update');
-		return row ?? null;
+		return row ? toSession(row) : null;
 	}
 
-	async update(id: string, values: Partial<typeof sessions.$inferInsert>): Promise<void> {
-		await this.db.update(sessions).set(values).where(eq(sessions.id, id));
+	async update(id: string, changes: SessionChanges): Promise<void> {
+		await this.db.update(sessions).set(toColumns(changes)).where(eq(sessions.id, id));
 	}
 
 	async findSecretsBySessionIds(ids: string[]): Promise<Map<string, ClientSecretRow>> {
@@ -79,7 +126,7 @@ export class SessionRepository {
 		query: ListSessionsQuery,
 		cursor: ListCursor | null,
 		limit: number
-	): Promise<SessionRow[]> {
+	): Promise<Session[]> {
 		const column = SORT_COLUMNS[query.sortBy];
 		const where = [...this.filters(accountId, env, query)];
 		if (cursor) {
@@ -87,12 +134,13 @@ export class SessionRepository {
 			where.push(query.sortOrder === 'desc' ? sql`(${column}, ${sessions.id}) < (${cursor.key}, ${cursor.id})` : sql`(${column}, ${sessions.id}) > (${cursor.key}, ${cursor.id})`);
 		}
 		const order = query.sortOrder === 'desc' ? [desc(column), desc(sessions.id)] : [asc(column), asc(sessions.id)];
-		return this.db
+		const rows = await this.db
 			.select()
 			.from(sessions)
 			.where(and(...where))
 			.orderBy(...order)
 			.limit(limit);
+		return rows.map(toSession);
 	}
 
 	async count(accountId: string, env: Env, query: ListSessionsQuery): Promise<number> {
@@ -124,8 +172,9 @@ export class SessionRepository {
 		return rows.map((r) => ({ id: r.id, reason: r.expireAt <= now ? 'expired' : 'inactive' }));
 	}
 
-	sortKeyOf(row: SessionRow, sortBy: ListSessionsQuery['sortBy']): number {
-		return sortBy === 'createdAt' ? row.createdAt : sortBy === 'status' ? row.statusRank : row.finishedSort;
+	/** The key a cursor resumes from: what `status_rank` and `finished_sort` hold for this session. */
+	sortKeyOf(session: Session, sortBy: ListSessionsQuery['sortBy']): number {
+		return sortBy === 'createdAt' ? session.createdAt : sortBy === 'status' ? STATUS_RANK[session.status] : (session.finishedAt ?? 0);
 	}
 
 	private *filters(accountId: string, env: Env, query: ListSessionsQuery): Generator<SQL> {

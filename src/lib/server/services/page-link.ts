@@ -1,19 +1,19 @@
 import type { LinkKind, LinkProblem } from '#lib/domain/page/page-intro.ts';
+import type { Session } from '#lib/domain/session/session.model.ts';
 import { sha256Hex } from '../crypto.ts';
 import type { Repos } from '../repositories/index.ts';
-import type { SessionRow } from '../repositories/session.repository.ts';
 
 const CLIENT_SECRET = /^cs_[A-Za-z0-9]{20,64}$/;
 const HANDOFF = /^ho_[A-Za-z0-9]{20,64}$/;
 
 /** What a hosted-page URL leads to, decided without consuming its code. */
 export type LinkCheck =
-	| { kind: 'problem'; problem: LinkProblem; session?: SessionRow }
+	| { kind: 'problem'; problem: LinkProblem; session?: Session }
 	/** Opened already: only the tab holding the page token may go on. */
-	| { kind: 'opened'; via: LinkKind; session: SessionRow }
-	| { kind: 'openable'; via: LinkKind; session: SessionRow };
+	| { kind: 'opened'; via: LinkKind; session: Session }
+	| { kind: 'openable'; via: LinkKind; session: Session };
 
-const ended = (s: SessionRow) => s.status === 'complete' || s.status === 'incomplete';
+const ended = (s: Session) => s.status === 'complete' || s.status === 'incomplete';
 
 /**
  * Looks at `/verify?cs=…` or `?handoff=…` the way `PageService.open` will judge it, so the page can
@@ -28,8 +28,7 @@ export async function inspectLink(repos: Repos, now: number, params: { cs?: stri
 		if (!secret || !session) return { kind: 'problem', problem: 'invalid' };
 		const expired = now >= secret.expireAt;
 		if (ended(session)) {
-			const endReason = (session.data as { endReason?: string } | null)?.endReason;
-			return { kind: 'problem', problem: endReason === 'expired' || (expired && secret.openedAt === null) ? 'expired' : 'finished', session };
+			return { kind: 'problem', problem: session.data.endReason === 'expired' || (expired && secret.openedAt === null) ? 'expired' : 'finished', session };
 		}
 		if (expired) return { kind: 'problem', problem: 'expired', session };
 		if (secret.openedAt !== null) return { kind: 'opened', via: 'cs', session };

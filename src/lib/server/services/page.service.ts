@@ -8,11 +8,11 @@ import { formatZodIssues } from '#lib/domain/zod-issues.ts';
 import { randomBase62, sha256Hex } from '../crypto.ts';
 import { MAX_JSON_BODY_BYTES } from '../http/body.ts';
 import type { Repos, UnitOfWork } from '../repositories/index.ts';
-import type { SessionRow } from '../repositories/session.repository.ts';
 import type { CatalogueService } from './catalogue.service.ts';
 import type { PendingEffect } from './runner/node-handler.ts';
 import { flowProgress } from '#lib/domain/flow/flow-progress.ts';
 import type { FlowNode } from '#lib/domain/flow/flow.schema.ts';
+import type { Session, SessionDevice, SessionLocation } from '#lib/domain/session/session.model.ts';
 import { DEMO_FLOW_ID } from './demo.service.ts';
 import { FlowRunner, toPhrase, type RunnerResult } from './runner/runner.service.ts';
 import { canonicalJson } from './session.service.ts';
@@ -48,8 +48,8 @@ export interface PagePrincipal {
 /** What the server learns about the end user's device when the link is opened (for the report). */
 export interface OpenContext {
 	ip?: string;
-	location?: Record<string, unknown>;
-	device?: Record<string, unknown>;
+	location?: SessionLocation;
+	device?: SessionDevice;
 }
 
 const linkError = (code: 'client_secret_invalid' | 'client_secret_expired' | 'client_secret_used' | 'session_finished', message: string, status: number) =>
@@ -82,7 +82,7 @@ export class PageService {
 
 		const state = await this.deps.uow.transaction(async (repos) => {
 			const now = this.deps.now();
-			let session: SessionRow;
+			let session: Session;
 			const nonceHash = request.nonce ? sha256Hex(`open-nonce:${request.nonce}`) : null;
 			if (request.handoff) {
 				let sessionId = await repos.runner.redeemHandoff(sha256Hex(request.handoff), now, nonceHash);
@@ -166,7 +166,7 @@ export class PageService {
 		const receivedAt = this.deps.now();
 		const session = await this.deps.uow.repos.sessions.findById(principal.sessionId);
 		if (!session) throw new ApiError('not_found_error', 'Session not found', { code: 'session_not_found' });
-		const node = (session.flow as FlowNode[]).find((n) => n.id === nodeId);
+		const node = session.flow.find((n) => n.id === nodeId);
 		const intake = node ? this.deps.runner.evidenceIntake(node) : null;
 		if (!node || !intake) {
 			// No upload to read: the plain path says why (unknown node, not current, no such action).
@@ -195,7 +195,7 @@ export class PageService {
 		principal: PagePrincipal,
 		nodeId: string,
 		request: { step: number; requestId?: string; action: string; payload: Record<string, unknown> },
-		run: (repos: Repos, session: SessionRow, effects: PendingEffect[]) => Promise<RunnerResult>
+		run: (repos: Repos, session: Session, effects: PendingEffect[]) => Promise<RunnerResult>
 	): Promise<SubmitResponse> {
 		if (principal.role !== 'primary') {
 			throw new ApiError('validation_error', 'This device only follows the verification; it continues on the other device', { code: 'node_not_current', status: 409 });

@@ -1,9 +1,9 @@
+import type { Session } from '#lib/domain/session/session.model.ts';
 import type { SessionReport } from '#lib/domain/session/session.schema.ts';
 import { logger } from '../logger.ts';
 import type { MediaRow } from '../repositories/media.repository.ts';
 import type { FinalizationRow } from '../repositories/post-session.repository.ts';
 import type { UnitOfWork } from '../repositories/index.ts';
-import type { SessionRow } from '../repositories/session.repository.ts';
 import type { VideoAnalyzer } from '../video/video-analyzer.ts';
 import { recordEvent } from './event.service.ts';
 import { DISCARDED_AT_SESSION_END, type MediaService } from './media.service.ts';
@@ -15,7 +15,7 @@ import { VIDEO_GRACE_MS, type VideoService } from './video.service.ts';
  * project's own models. Returning null means "nothing to report" (no screenshots, no face).
  */
 export interface ScreenshotAnalyzer {
-	analyse(input: { session: SessionRow; screenshots: MediaRow[]; open: (m: MediaRow) => Promise<ReadableStream<Uint8Array> | null> }): Promise<NonNullable<SessionReport['aiAnalysis']> | null>;
+	analyse(input: { session: Session; screenshots: MediaRow[]; open: (m: MediaRow) => Promise<ReadableStream<Uint8Array> | null> }): Promise<NonNullable<SessionReport['aiAnalysis']> | null>;
 }
 
 /** The post-session steps, in order; each is recorded as done with what it produced. */
@@ -92,9 +92,9 @@ export class PostSessionService {
 		}
 	}
 
-	private async run(step: (typeof FINALIZE_STEPS)[number], session: SessionRow, done: string[]): Promise<void> {
+	private async run(step: (typeof FINALIZE_STEPS)[number], session: Session, done: string[]): Promise<void> {
 		const { uow, media } = this.deps;
-		const settings = session.settings as { videoAIAnalysisEnabled?: boolean; retainSessionMedia?: boolean };
+		const { settings } = session;
 		switch (step) {
 			case 'video': {
 				await this.deps.video.assemble(session.id);

@@ -1,9 +1,9 @@
 import { isSupportedLang } from '#lib/domain/langs.ts';
 import { isNodeType } from '#lib/domain/flow/node-types.ts';
 import { isVerified, livenessDetected } from '#lib/domain/session/report-rules.ts';
+import type { Session } from '#lib/domain/session/session.model.ts';
 import type { NodeReport, SessionReport } from '#lib/domain/session/session.schema.ts';
 import type { UnitOfWork } from '../repositories/index.ts';
-import type { SessionRow } from '../repositories/session.repository.ts';
 import type { MediaService } from './media.service.ts';
 import { toPhrase } from './runner/runner.service.ts';
 
@@ -17,7 +17,7 @@ import { toPhrase } from './runner/runner.service.ts';
 export class ReportService {
 	constructor(private readonly deps: { uow: UnitOfWork; media: MediaService; now: () => number }) {}
 
-	build = async (row: SessionRow): Promise<SessionReport | undefined> => {
+	build = async (row: Session): Promise<SessionReport | undefined> => {
 		if (row.status === 'created') return undefined;
 		const repos = this.deps.uow.repos;
 		const [phrases, nodeRows, mediaRows, analyses] = await Promise.all([
@@ -38,14 +38,14 @@ export class ReportService {
 			}));
 		const report: SessionReport = { transcript: phrases.map(toPhrase), nodeReports };
 		if (isSupportedLang(row.lang)) report.lang = row.lang;
-		const extracted = stringMap((row.data as { extractedData?: unknown } | null)?.extractedData);
+		const extracted = stringMap(row.data.extractedData);
 		if (extracted) report.extractedData = extracted;
 		const liveness = livenessDetected(nodeRows);
 		if (liveness !== undefined) report.livenessDetected = liveness;
 		const verified = isVerified(row.status, nodeRows);
 		if (verified !== undefined) report.isVerified = verified;
-		if (row.location) report.location = row.location as SessionReport['location'];
-		if (row.device) report.device = row.device as SessionReport['device'];
+		if (row.location) report.location = row.location;
+		if (row.device) report.device = row.device;
 		const now = this.deps.now();
 		report.screenshots = mediaRows.filter((m) => m.kind === 'screenshot').map((m) => this.deps.media.signedUrl(m.id, now).url);
 		const video = mediaRows.find((m) => m.kind === 'user_video');

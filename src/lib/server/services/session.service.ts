@@ -2,15 +2,17 @@ import { ApiError, notFound, validationError } from '#lib/domain/errors.ts';
 import { modulesToFlow } from '#lib/domain/flow/modules-to-flow.ts';
 import { summariseFlowIssues, validateFlow } from '#lib/domain/flow/validate-flow.ts';
 import type { ListSessionsQuery } from '#lib/domain/session/list-query.schema.ts';
-import type { ClientSecret, ListSessionsResponse, Session, SessionReport, SessionWithSecret } from '#lib/domain/session/session.schema.ts';
-import { STATUS_RANK, assertTransition, type SessionStatus } from '#lib/domain/session/session-status.ts';
-import { createSessionRequestSchema, type CreateSessionRequest } from '#lib/domain/session/settings.schema.ts';
+import type { FlowNode } from '#lib/domain/flow/flow.schema.ts';
+import type { Session } from '#lib/domain/session/session.model.ts';
+import type { ApiSession, ClientSecret, ListSessionsResponse, SessionReport, SessionWithSecret } from '#lib/domain/session/session.schema.ts';
+import { assertTransition, type SessionStatus } from '#lib/domain/session/session-status.ts';
+import { createSessionRequestSchema, type CreateSessionRequest, type SessionSettings } from '#lib/domain/session/settings.schema.ts';
 import { formatZodIssues } from '#lib/domain/zod-issues.ts';
 import type { ServerKeys } from '../crypto.ts';
 import { newId, randomBase62, sha256Hex } from '../crypto.ts';
 import type { ApiPrincipal } from '../repositories/account.repository.ts';
 import type { UnitOfWork, Repos } from '../repositories/index.ts';
-import type { ClientSecretRow, ListCursor, SessionRow } from '../repositories/session.repository.ts';
+import type { ListCursor, NewSession, SessionChanges } from '../repositories/session.repository.ts';
 import { recordEvent } from './event.service.ts';
 
 export const API_VERSION = '1.0.18';
@@ -24,7 +26,7 @@ export interface SessionServiceDeps {
 }
 
 /** Builds the extra parts of a session's report (transcript, node reports…); later issues fill it. */
-export type ReportBuilder = (row: SessionRow) => Promise<SessionReport | undefined>;
+export type ReportBuilder = (session: Session) => Promise<SessionReport | undefined>;
 
 export class SessionService {
 	private reportBuilder: ReportBuilder = async (row) => (row.status === 'created' ? undefined : { transcript: [], ...(row.lang ? { lang: row.lang as SessionReport['lang'] } : {}) });
@@ -48,15 +50,17 @@ export class SessionService {
 		const now = this.deps.now();
 		const id = newId('ses');
 		const secret = `cs_${randomBase62(32)}`;
-		const settings = { ...request } as Record<string, unknown>;
-		delete settings.flowId;
+		// The settings as sent, less flowId (a column of its own); a sent flow keeps its place, now
+		// typed as the nodes validateFlow accepted.
+		const { flowId: _flowId, ...sent } = request;
+		const { flow: _sentFlow, ...withoutFlow } = sent;
+		const settings: SessionSettings = request.flow ? { ...sent, flow } : withoutFlow;
 		const flowId = request.flowId ?? `flow_${sha256Hex(canonicalJson(flow)).slice(0, 20)}`;
-		const row = {
+		const newSession: NewSession = {
 			id,
 			accountId: principal.accountId,
 			env: principal.env,
-			status: 'created' as const,
-			statusRank: STATUS_RANK.created,
+			status: 'created',
 			createdAt: now,
 			updatedAt: now,
 			clientReferenceId: request.clientReferenceId,
@@ -80,9 +84,9 @@ export class SessionService {
 				const claimed = await repos.idempotency.claim({ accountId: principal.accountId, env: principal.env, key: idempotencyKey, requestHash, sessionId: id, createdAt: now });
 				if (!claimed) return { result: await this.replay(repos, principal, idempotencyKey, requestHash), replayed: true };
 			}
-			await repos.sessions.insert(row, secretRow);
+			await repos.sessions.insert(newSession, secretRow);
 			await recordEvent(repos, { type: 'session.status', sessionId: id, accountId: principal.accountId, env: principal.env, at: now });
-			const result = { session: await this.toApiSession({ ...emptyRowFields, ...row }), clientSecret: this.toApiSecret(secretRow, secret) };
+			const result = { session: await this.toApiSession({ ...notStarted, ...newSession }), clientSecret: this.toApiSecret(secretRow, secret) };
 			if (idempotencyKey) {
 				await repos.idempotency.saveResponse(principal.accountId, principal.env, idempotencyKey, { ...result, clientSecret: { ...result.clientSecret, secret: undefined, url: undefined } });
 			}
@@ -142,42 +146,41 @@ export class SessionService {
 	 * Moves a session along its lifecycle inside the caller's transaction, writing the
 	 * `session.status` event with it. Illegal moves throw; callers decide what the user sees.
 	 */
-	async transition(repos: Repos, sessionId: string, to: SessionStatus, extra: Partial<Pick<SessionRow, 'lang' | 'currentNodeId' | 'step'>> = {}): Promise<SessionRow> {
-		const row = await repos.sessions.lockById(sessionId);
-		if (!row) throw notFound();
-		assertTransition(row.status, to);
+	async transition(repos: Repos, sessionId: string, to: SessionStatus, extra: Pick<SessionChanges, 'lang' | 'currentNodeId' | 'step'> = {}): Promise<Session> {
+		const session = await repos.sessions.lockById(sessionId);
+		if (!session) throw notFound();
+		assertTransition(session.status, to);
 		const at = this.deps.now();
-		const values: Partial<SessionRow> = { status: to, statusRank: STATUS_RANK[to], updatedAt: at, lastActivityAt: at, ...extra };
-		if (to === 'inProgress') values.startedAt = at;
+		const changes: SessionChanges = { status: to, updatedAt: at, lastActivityAt: at, ...extra };
+		if (to === 'inProgress') changes.startedAt = at;
 		if (to === 'complete' || to === 'incomplete') {
-			values.finishedAt = at;
-			values.finishedSort = at;
-			values.currentNodeId = null;
+			changes.finishedAt = at;
+			changes.currentNodeId = null;
 		}
-		await repos.sessions.update(sessionId, values);
-		await recordEvent(repos, { type: 'session.status', sessionId, accountId: row.accountId, env: row.env, at });
-		return { ...row, ...values } as SessionRow;
+		await repos.sessions.update(sessionId, changes);
+		await recordEvent(repos, { type: 'session.status', sessionId, accountId: session.accountId, env: session.env, at });
+		return { ...session, ...changes };
 	}
 
-	async toApiSession(row: SessionRow, options: { withReport?: boolean } = {}): Promise<Session> {
-		const session: Session = {
-			id: row.id,
-			createdAt: row.createdAt,
-			status: row.status,
-			settings: row.settings as Session['settings'],
-			version: row.version,
-			flowId: row.flowId
+	async toApiSession(session: Session, options: { withReport?: boolean } = {}): Promise<ApiSession> {
+		const api: ApiSession = {
+			id: session.id,
+			createdAt: session.createdAt,
+			status: session.status,
+			settings: session.settings,
+			version: session.version,
+			flowId: session.flowId
 		};
-		if (row.startedAt !== null) session.startedAt = row.startedAt;
-		if (row.finishedAt !== null) session.finishedAt = row.finishedAt;
+		if (session.startedAt !== null) api.startedAt = session.startedAt;
+		if (session.finishedAt !== null) api.finishedAt = session.finishedAt;
 		if (options.withReport) {
-			const report = await this.reportBuilder(row);
-			if (report) session.report = report;
+			const report = await this.reportBuilder(session);
+			if (report) api.report = report;
 		}
-		return session;
+		return api;
 	}
 
-	toApiSecret(row: Pick<ClientSecretRow, 'createdAt' | 'expireAt'>, secret: string): ClientSecret {
+	toApiSecret(row: { createdAt: number; expireAt: number }, secret: string): ClientSecret {
 		return { secret, createdAt: row.createdAt, expireAt: row.expireAt, url: hostedUrl(this.deps.publicBaseUrl, secret) };
 	}
 
@@ -190,14 +193,16 @@ export class SessionService {
 		return parsed.data;
 	}
 
-	private effectiveFlow(request: CreateSessionRequest): Record<string, unknown>[] {
+	private effectiveFlow(request: CreateSessionRequest): FlowNode[] {
 		const flow = request.flow ?? modulesToFlow(request.modules ?? []);
 		const result = validateFlow(flow);
 		if (!result.ok) {
 			const source = request.flow ? '' : ' (converted from modules)';
 			throw validationError(`Invalid flow${source}: ${summariseFlowIssues(result.issues)}`, 'invalid_flow');
 		}
-		return flow as Record<string, unknown>[];
+		// Stored as sent, not as parsed: the node schemas are loose (a builder's own keys are kept)
+		// and add no defaults, so what validateFlow accepted is a FlowNode array as it stands.
+		return flow as FlowNode[];
 	}
 
 	private async checkCatalogue(request: CreateSessionRequest): Promise<void> {
@@ -218,7 +223,8 @@ export class SessionService {
 	}
 }
 
-const emptyRowFields = { startedAt: null, finishedAt: null, finishedSort: 0, lastActivityAt: null, lang: null, currentNodeId: null, step: 0, data: {}, location: null, device: null, consent: null };
+/** What a just-created session holds besides what `create` writes. */
+const notStarted = { startedAt: null, finishedAt: null, lastActivityAt: null, lang: null, currentNodeId: null, step: 0, data: {}, location: null, device: null, consent: null } satisfies Partial<Session>;
 
 export const hostedUrl = (base: string, secret: string) => `${base}/verify?cs=${encodeURIComponent(secret)}`;
 

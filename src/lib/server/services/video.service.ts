@@ -1,9 +1,10 @@
 import { ApiError } from '#lib/domain/errors.ts';
+import type { Session } from '#lib/domain/session/session.model.ts';
+import type { SessionSettings } from '#lib/domain/session/settings.schema.ts';
 import { newId, sha256Hex } from '../crypto.ts';
 import { logger } from '../logger.ts';
 import { sniffMediaType, SNIFF_BYTES } from '../media/magic-bytes.ts';
 import type { Repos, UnitOfWork } from '../repositories/index.ts';
-import type { SessionRow } from '../repositories/session.repository.ts';
 import type { PagePrincipal } from './page.service.ts';
 import { mediaKeyPrefix, MEDIA_MAX_BYTES, MEDIA_TYPES, type MediaService } from './media.service.ts';
 
@@ -37,9 +38,8 @@ export interface ChunkResult extends VideoUploadStatus {
 }
 
 /** Sessions record video only when something will use it. */
-export function videoEnabled(settings: unknown): boolean {
-	const s = (settings ?? {}) as { retainSessionMedia?: boolean; videoAIAnalysisEnabled?: boolean };
-	return s.retainSessionMedia === true || s.videoAIAnalysisEnabled === true;
+export function videoEnabled(settings: Pick<SessionSettings, 'retainSessionMedia' | 'videoAIAnalysisEnabled'>): boolean {
+	return settings.retainSessionMedia === true || settings.videoAIAnalysisEnabled === true;
 }
 
 const chunkPrefix = (sessionId: string) => `${mediaKeyPrefix(sessionId)}video-chunks/`;
@@ -114,7 +114,7 @@ export class VideoService {
 		return { seq, duplicate: outcome.duplicate, ...outcome.status };
 	}
 
-	private async statusOf(repos: Repos, session: SessionRow): Promise<VideoUploadStatus> {
+	private async statusOf(repos: Repos, session: Session): Promise<VideoUploadStatus> {
 		const recording = await repos.media.findRecording(session.id);
 		const chunks = recording ? await repos.media.listChunks(session.id) : [];
 		const seqs = new Set(chunks.map((c) => c.seq));
@@ -179,7 +179,7 @@ export class VideoService {
 		const key = userVideoKey(sessionId);
 		const { size } = await store.put(key, concatenated(), 'video/webm', { maxBytes: MEDIA_MAX_BYTES.user_video });
 		const contentType = (head && sniffMediaType((head as Uint8Array).subarray(0, SNIFF_BYTES))) || 'application/octet-stream';
-		const retain = (session.settings as { retainSessionMedia?: boolean }).retainSessionMedia === true;
+		const retain = session.settings.retainSessionMedia === true;
 		const mediaId = newId('med');
 		await this.deps.uow.transaction(async (tx) => {
 			await this.deps.media.record(tx, { id: mediaId, sessionId, kind: 'user_video', contentType, size, storeKey: key }, { fireEvent: retain });

@@ -5,13 +5,13 @@ import { ApiError } from '#lib/domain/errors.ts';
 import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
 import { faceSettingsOf } from '#lib/domain/flow/face-settings.ts';
 import { faceEvidenceRequestSchema, MAX_EVIDENCE_BODY_BYTES, type FaceClaim } from '#lib/domain/page/face-evidence.schema.ts';
+import type { Session } from '#lib/domain/session/session.model.ts';
 import { formatZodIssues } from '#lib/domain/zod-issues.ts';
 import type { FaceEngine } from '../../biometrics/face-engine.ts';
 import type { SafeFetchResult } from '../../http/safe-fetch.ts';
 import { logger } from '../../logger.ts';
 import { IMAGE_TYPES, isAllowedMedia } from '../../media/magic-bytes.ts';
 import { frameSizeProblem, imageHeaderSize } from '../../media/image-limits.ts';
-import type { SessionRow } from '../../repositories/session.repository.ts';
 import { analyseEvidence, type EvidenceAnalysis, type EvidenceFrame } from './evidence-analysis.ts';
 import type { FaceEvidenceSink } from './face-evidence-sink.ts';
 import { base64Bytes, compareWithReference } from './face-reference.ts';
@@ -76,7 +76,7 @@ export async function parseFaceUpload(body: unknown): Promise<FaceUpload> {
 }
 
 /** Runs the models on an upload; for compare and recognition nodes, the reference and the 1:N search too. */
-export async function analyseFaceUpload(engines: FaceEngines, session: SessionRow, node: NodeOf<FaceNodeType>, upload: FaceUpload): Promise<FaceEvidence> {
+export async function analyseFaceUpload(engines: FaceEngines, session: Session, node: NodeOf<FaceNodeType>, upload: FaceUpload): Promise<FaceEvidence> {
 	const settings = faceSettingsOf(node);
 	const engine = await engines.engine();
 	const analysis = await analyseEvidence(engine, upload.frames, {

@@ -4,11 +4,11 @@
 import { z } from 'zod';
 import { DOCUMENT_PORTRAIT_FIELD } from '#lib/domain/flow/document-settings.ts';
 import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
+import type { Session } from '#lib/domain/session/session.model.ts';
 import { cosineSimilarity } from '#lib/face/embedding.ts';
 import type { FaceEngine } from '../../biometrics/face-engine.ts';
 import { decodeTemplate, encodeTemplate } from '../../biometrics/template-protection.ts';
 import type { SafeFetchResult } from '../../http/safe-fetch.ts';
-import type { SessionRow } from '../../repositories/session.repository.ts';
 import type { FaceEvidenceSink } from './face-evidence-sink.ts';
 import type { ReferenceResult } from './face-verdict.ts';
 
@@ -79,18 +79,18 @@ export function sessionReferenceKey(node: CompareNode, data: Record<string, unkn
  * Whether a reference can exist at all, decided without I/O (so a node can end at once instead of
  * asking the user for a face it cannot compare). URLs are only known once fetched.
  */
-export function referencePresent(node: CompareNode, session: SessionRow, data: Record<string, unknown>): boolean {
+export function referencePresent(node: CompareNode, session: Session, data: Record<string, unknown>): boolean {
 	const source = referenceSourceOf(node);
 	if (source === 'url') return !!node.referenceImageUrl;
 	const key = source === 'session' ? sessionReferenceKey(node, data) : node.referenceImageKey;
 	if (!key) return false;
-	if (source === 'providedData') return typeof (session.settings as { providedData?: Record<string, string> }).providedData?.[key] === 'string';
+	if (source === 'providedData') return typeof session.settings.providedData?.[key] === 'string';
 	const saved = data[key];
 	return savedFaceSchema.safeParse(saved).success || savedImageSchema.safeParse(saved).success || typeof saved === 'string';
 }
 
 /** Resolves the reference and compares `probe` (the server's embedding of the user's face) with it. */
-export async function compareWithReference(node: CompareNode, session: SessionRow, data: Record<string, unknown>, probe: Float32Array | null, deps: ReferenceDeps): Promise<ReferenceResult> {
+export async function compareWithReference(node: CompareNode, session: Session, data: Record<string, unknown>, probe: Float32Array | null, deps: ReferenceDeps): Promise<ReferenceResult> {
 	const source = referenceSourceOf(node);
 	let bytes: Uint8Array | null = null;
 	if (source === 'url') {
@@ -102,7 +102,7 @@ export async function compareWithReference(node: CompareNode, session: SessionRo
 		const key = source === 'session' ? sessionReferenceKey(node, data) : node.referenceImageKey;
 		if (!key) return { ok: false, source, error: source === 'session' ? 'no face saved in the session yet' : 'no referenceImageKey' };
 		if (source === 'providedData') {
-			const value = (session.settings as { providedData?: Record<string, string> }).providedData?.[key];
+			const value = session.settings.providedData?.[key];
 			if (typeof value !== 'string') return { ok: false, source, error: `providedData.${key} is missing` };
 			bytes = base64Bytes(value);
 			if (!bytes) return { ok: false, source, error: `providedData.${key} is not base64` };

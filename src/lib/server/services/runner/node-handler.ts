@@ -3,9 +3,9 @@ import type { ViewPropsOf } from '#lib/domain/nodes/node-contracts.ts';
 import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
 import type { FaceNodeType, NodeType, TwoFactorType } from '#lib/domain/flow/node-types.ts';
 import type { SupportedLang } from '#lib/domain/langs.ts';
+import type { Session } from '#lib/domain/session/session.model.ts';
 import type { Phrase } from '#lib/domain/session/session.schema.ts';
 import type { Repos } from '../../repositories/index.ts';
-import type { SessionRow } from '../../repositories/session.repository.ts';
 import type { RunnerDeps } from './runner-deps.ts';
 
 /** What a node finished with: an outcome key (fixed nodes) or conditional outcome id. */
@@ -41,7 +41,7 @@ export interface PendingEffect {
 
 export interface NodeContext<T extends NodeType = NodeType> {
 	readonly repos: Repos;
-	readonly session: SessionRow;
+	readonly session: Session;
 	readonly node: NodeOf<T>;
 	readonly lang: SupportedLang;
 	readonly now: number;
@@ -67,7 +67,7 @@ export interface EvidenceEnvelope {
 
 /** What the analysis of an upload may read: the session as loaded before the transaction. */
 export interface AnalyseInput<T extends NodeType> {
-	readonly session: SessionRow;
+	readonly session: Session;
 	readonly node: NodeOf<T>;
 	/** Server time the upload was received. */
 	readonly receivedAt: number;

@@ -3,11 +3,11 @@ import type { FlowNode, NodeOf } from '#lib/domain/flow/flow.schema.ts';
 import { OUTCOME_SHAPE, fixedOutcomeKeys, type NodeType } from '#lib/domain/flow/node-types.ts';
 import { isSupportedLang, type SupportedLang } from '#lib/domain/langs.ts';
 import { nodeViewSchema, type NodeView } from '#lib/domain/nodes/node-contracts.ts';
+import type { Session } from '#lib/domain/session/session.model.ts';
 import type { Phrase } from '#lib/domain/session/session.schema.ts';
 import { newId } from '../../crypto.ts';
 import { logger } from '../../logger.ts';
 import type { Repos } from '../../repositories/index.ts';
-import type { SessionRow } from '../../repositories/session.repository.ts';
 import type { ActionResult, EvidenceIntake, ParsedEvidence, NodeContext, NodeFinish, NodeHandler, NodeLeave, Notice, PendingEffect } from './node-handler.ts';
 import { HANDLERS } from './handlers/index.ts';
 import type { RunnerDeps } from './runner-deps.ts';
@@ -22,7 +22,7 @@ const handlerOf = (node: FlowNode): NodeHandler => HANDLERS[node.type] as NodeHa
 
 /** The outcome of a page action: the session as it now stands and what to tell the user. */
 export interface RunnerResult {
-	session: SessionRow;
+	session: Session;
 	notice?: Notice;
 }
 
@@ -36,19 +36,18 @@ export class FlowRunner {
 	constructor(private readonly deps: RunnerDeps) {}
 
 	/** First open: created → inProgress, the opening phrase, then on to the first node. */
-	async start(repos: Repos, session: SessionRow, lang: SupportedLang, effects: PendingEffect[]): Promise<SessionRow> {
+	async start(repos: Repos, session: Session, lang: SupportedLang, effects: PendingEffect[]): Promise<Session> {
 		let row = await this.deps.sessions.transition(repos, session.id, 'inProgress', { lang });
-		const settings = row.settings as { initialPhrase?: string };
 		const data = { ...(row.data ?? {}) };
-		if (settings.initialPhrase) await this.phrase(repos, row.id, null, settings.initialPhrase, true);
-		const start = (row.flow as FlowNode[]).find((n) => n.type === 'start');
+		if (row.settings.initialPhrase) await this.phrase(repos, row.id, null, row.settings.initialPhrase, true);
+		const start = row.flow.find((n) => n.type === 'start');
 		if (!start || start.type !== 'start') throw new Error(`Session ${row.id} has no start node`);
 		row = await this.moveTo(repos, { ...row, data }, start, { outcome: 'outcome' }, effects);
 		return row;
 	}
 
 	/** Runs one page action on the current node, inside the caller's transaction. */
-	async act(repos: Repos, session: SessionRow, nodeId: string, action: string, payload: Record<string, unknown>, effects: PendingEffect[]): Promise<RunnerResult> {
+	async act(repos: Repos, session: Session, nodeId: string, action: string, payload: Record<string, unknown>, effects: PendingEffect[]): Promise<RunnerResult> {
 		return this.perform(repos, session, nodeId, effects, (node, handler, ctx) => {
 			// Own keys only: a name such as `constructor` or `__proto__` must not reach Object.prototype.
 			const run = handler.actions && Object.hasOwn(handler.actions, action) ? handler.actions[action] : undefined;
@@ -64,7 +63,7 @@ export class FlowRunner {
 	 * Runs the decision an evidence upload's analysis produced (`EvidenceIntake`), inside the
 	 * caller's transaction, on the node it was made for if that node is still current.
 	 */
-	async decide<T extends NodeType>(repos: Repos, session: SessionRow, node: NodeOf<T>, decision: (ctx: NodeContext<T>) => Promise<ActionResult>, effects: PendingEffect[]): Promise<RunnerResult> {
+	async decide<T extends NodeType>(repos: Repos, session: Session, node: NodeOf<T>, decision: (ctx: NodeContext<T>) => Promise<ActionResult>, effects: PendingEffect[]): Promise<RunnerResult> {
 		this.assertCurrent(session, node.id);
 		const data = { ...(session.data ?? {}) };
 		const result = await decision(this.context(repos, { ...session, data }, node, effects));
@@ -72,7 +71,7 @@ export class FlowRunner {
 	}
 
 	/** The checks every node result goes through, then `run` with the node's handler and context. */
-	private async perform(repos: Repos, session: SessionRow, nodeId: string, effects: PendingEffect[], run: (node: FlowNode, handler: NodeHandler, ctx: NodeContext) => Promise<ActionResult>): Promise<RunnerResult> {
+	private async perform(repos: Repos, session: Session, nodeId: string, effects: PendingEffect[], run: (node: FlowNode, handler: NodeHandler, ctx: NodeContext) => Promise<ActionResult>): Promise<RunnerResult> {
 		this.assertCurrent(session, nodeId);
 		const node = this.node(session, nodeId);
 		const data = { ...(session.data ?? {}) };
@@ -81,7 +80,7 @@ export class FlowRunner {
 		return this.apply(repos, { ...session, data }, node, result, effects);
 	}
 
-	private assertCurrent(session: SessionRow, nodeId: string): void {
+	private assertCurrent(session: Session, nodeId: string): void {
 		if (session.status !== 'inProgress') {
 			throw new ApiError('validation_error', 'This session is over', { code: 'session_finished', status: 409 });
 		}
@@ -91,7 +90,7 @@ export class FlowRunner {
 	}
 
 	/** Runs a parsed upload's analysis (outside any transaction) with the engines the runner holds. */
-	analyse<T extends NodeType>(upload: ParsedEvidence<T>, session: SessionRow, node: NodeOf<T>, receivedAt: number): Promise<(ctx: NodeContext<T>) => Promise<ActionResult>> {
+	analyse<T extends NodeType>(upload: ParsedEvidence<T>, session: Session, node: NodeOf<T>, receivedAt: number): Promise<(ctx: NodeContext<T>) => Promise<ActionResult>> {
 		return upload.analyse({ session, node, receivedAt, deps: this.deps });
 	}
 
@@ -101,7 +100,7 @@ export class FlowRunner {
 	}
 
 	/** Applies what an action or an after-commit effect decided. */
-	async apply(repos: Repos, session: SessionRow, node: FlowNode, result: ActionResult, effects: PendingEffect[]): Promise<RunnerResult> {
+	async apply(repos: Repos, session: Session, node: FlowNode, result: ActionResult, effects: PendingEffect[]): Promise<RunnerResult> {
 		let row = session;
 		if (result.finish) {
 			row = await this.moveTo(repos, session, node, result.finish, effects);
@@ -117,7 +116,7 @@ export class FlowRunner {
 	 * Finishes `node` with `finish`, records its report and enters the target; nodes that finish
 	 * on entry (data validation) are passed through; an END node completes the session.
 	 */
-	private async moveTo(repos: Repos, session: SessionRow, node: FlowNode, finish: NodeFinish, effects: PendingEffect[]): Promise<SessionRow> {
+	private async moveTo(repos: Repos, session: Session, node: FlowNode, finish: NodeFinish, effects: PendingEffect[]): Promise<Session> {
 		let row = session;
 		let current: FlowNode = node;
 		let outcome: NodeFinish = finish;
@@ -147,16 +146,16 @@ export class FlowRunner {
 	 * The user ended the session on `node`: its report says so (outcome `userLeft`, no target) and
 	 * the session ends `incomplete`, the spec's state for a session that stops short of an END node.
 	 */
-	private async leave(repos: Repos, session: SessionRow, node: FlowNode, leave: NodeLeave): Promise<SessionRow> {
+	private async leave(repos: Repos, session: Session, node: FlowNode, leave: NodeLeave): Promise<Session> {
 		const at = this.deps.now();
 		await repos.runner.insertNodeReport({ sessionId: session.id, nodeId: node.id, type: node.type, outcome: 'userLeft', targetNodeId: null, createdAt: at, details: { reason: leave.reason, ...leave.details } });
 		await repos.sessions.update(session.id, { data: session.data, lastActivityAt: at, updatedAt: at });
 		return this.deps.sessions.transition(repos, session.id, 'incomplete');
 	}
 
-	private async complete(repos: Repos, session: SessionRow): Promise<SessionRow> {
-		const settings = session.settings as { finalPhrase?: string };
-		if (settings.finalPhrase) await this.phrase(repos, session.id, null, settings.finalPhrase, true);
+	private async complete(repos: Repos, session: Session): Promise<Session> {
+		const { finalPhrase } = session.settings;
+		if (finalPhrase) await this.phrase(repos, session.id, null, finalPhrase, true);
 		await repos.sessions.update(session.id, { data: session.data });
 		return this.deps.sessions.transition(repos, session.id, 'complete');
 	}
@@ -181,14 +180,14 @@ export class FlowRunner {
 		throw new Error(`A ${node.type} node has no outcome`);
 	}
 
-	node(session: SessionRow, id: string): FlowNode {
-		const node = (session.flow as FlowNode[]).find((n) => n.id === id);
+	node(session: Session, id: string): FlowNode {
+		const node = session.flow.find((n) => n.id === id);
 		if (!node) throw new Error(`Session ${session.id}: no node '${id}'`);
 		return node;
 	}
 
 	/** What the page sees of the current node. */
-	async view(repos: Repos, session: SessionRow): Promise<NodeView | null> {
+	async view(repos: Repos, session: Session): Promise<NodeView | null> {
 		if (session.status !== 'inProgress' || !session.currentNodeId) return null;
 		const node = this.node(session, session.currentNodeId);
 		const handler = handlerOf(node);
@@ -202,7 +201,7 @@ export class FlowRunner {
 		return view;
 	}
 
-	context<T extends NodeType>(repos: Repos, session: SessionRow, node: NodeOf<T>, effects: PendingEffect[]): NodeContext<T> {
+	context<T extends NodeType>(repos: Repos, session: Session, node: NodeOf<T>, effects: PendingEffect[]): NodeContext<T> {
 		const lang = (isSupportedLang(session.lang) ? session.lang : 'en') as SupportedLang;
 		return {
 			repos,

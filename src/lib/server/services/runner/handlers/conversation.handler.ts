@@ -1,5 +1,4 @@
 import { flowProgress } from '#lib/domain/flow/flow-progress.ts';
-import type { FlowNode } from '#lib/domain/flow/flow.schema.ts';
 import type { Choice } from '../../dialog/index.ts';
 import type { NodeContext, NodeHandler } from '../node-handler.ts';
 import { sessionDataView } from './session-data.ts';
@@ -48,7 +47,7 @@ function offeredChoices(ctx: Ctx): Choice[] | null {
 
 /** Steps still ahead along the main path, this one included (for "how long will this take?"). */
 function stepsLeft(ctx: Ctx): number | null {
-	const progress = flowProgress(ctx.session.flow as FlowNode[], ctx.node.id);
+	const progress = flowProgress(ctx.session.flow, ctx.node.id);
 	return progress ? progress.total - progress.current + 1 : null;
 }
 

@@ -4,7 +4,7 @@ import type { NodeHandler } from '../node-handler.ts';
 /** `enter_email`: the address joins the session data (`email`) for later nodes (two-factor, validation). */
 export const enterEmailHandler: NodeHandler<'enter_email'> = {
 	view(ctx) {
-		const provided = (ctx.session.settings as { providedData?: Record<string, string> }).providedData;
+		const provided = ctx.session.settings.providedData;
 		const prefill = typeof ctx.data.email === 'string' ? ctx.data.email : provided?.email;
 		return prefill && isEmail(prefill) ? { prefill } : {};
 	},

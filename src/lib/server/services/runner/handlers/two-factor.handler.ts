@@ -25,7 +25,7 @@ export function destinationOf(ctx: Ctx, channel: Channel): string | null {
 		const test = channel === 'email' ? node.testMode.email : node.testMode.phone;
 		if (test) return test;
 	}
-	const provided = (ctx.session.settings as { providedData?: Record<string, string> }).providedData ?? {};
+	const provided = ctx.session.settings.providedData ?? {};
 	const source = node.contactSource ?? 'session_data';
 	if (source === 'module_settings') return (channel === 'email' ? node.staticEmail : node.staticPhone) ?? null;
 	if (source === 'recognition_match') {
