@@ -119,7 +119,7 @@ export async function createApp(config: Config, options: StartOptions = {}): Pro
 	const videoAnalyzer = new VideoAnalyzer({ ffmpeg: config.FFMPEG_PATH, ffprobe: config.FFPROBE_PATH }, now);
 	const postSession = new PostSessionService({ uow, now, media, video, videoAnalyzer });
 	// aiAnalysis from the face screenshots, with the server's face models (age and sex left out: README).
-	postSession.setScreenshotAnalyzer(faceScreenshotAnalyzer({ engine: getFaceEngine, nodeReports: (id) => uow.repos.runner.listNodeReports(id) }));
+	postSession.setScreenshotAnalyzer(faceScreenshotAnalyzer({ engine: getFaceEngine, nodeReports: (id) => uow.repos.nodeReports.list(id) }));
 	const relay = new OutboxRelay({ uow, now });
 	relay.addConsumer(webhookFanout);
 	relay.addConsumer(postSession.scheduler);

@@ -27,7 +27,7 @@ async function embedOriginsFor(app: App, url: URL): Promise<string[]> {
 	const handoff = url.searchParams.get('handoff');
 	let sessionId: string | null = null;
 	if (cs && /^cs_[A-Za-z0-9]{20,64}$/.test(cs)) sessionId = (await app.uow.repos.sessions.findSecretByHash(sha256Hex(cs)))?.sessionId ?? null;
-	else if (handoff && /^ho_[A-Za-z0-9]{20,64}$/.test(handoff)) sessionId = (await app.uow.repos.runner.findHandoff(sha256Hex(handoff)))?.sessionId ?? null;
+	else if (handoff && /^ho_[A-Za-z0-9]{20,64}$/.test(handoff)) sessionId = (await app.uow.repos.pageAccess.findHandoff(sha256Hex(handoff)))?.sessionId ?? null;
 	if (!sessionId) return base;
 	const session = await app.uow.repos.sessions.findById(sessionId);
 	return session ? app.pages.embedOrigins(app.uow.repos, session.accountId) : base;

@@ -5,11 +5,16 @@ import { FaceTemplateRepository } from './face-template.repository.ts';
 import { DeliveryRepository } from './delivery.repository.ts';
 import { IdempotencyRepository } from './idempotency.repository.ts';
 import { MediaRepository } from './media.repository.ts';
+import { NodeReportRepository } from './node-report.repository.ts';
 import { OutboxRepository } from './outbox.repository.ts';
+import { PageAccessRepository } from './page-access.repository.ts';
+import { PasscodeRepository } from './passcode.repository.ts';
 import { PostSessionRepository } from './post-session.repository.ts';
 import { RetentionRepository } from './retention.repository.ts';
-import { RunnerRepository } from './runner.repository.ts';
+import { SandboxMessageRepository } from './sandbox-message.repository.ts';
 import { SessionRepository } from './session.repository.ts';
+import { SubmissionRepository } from './submission.repository.ts';
+import { TranscriptRepository } from './transcript.repository.ts';
 
 /** Every repository bound to one handle: the database, or one transaction. */
 export interface Repos {
@@ -18,7 +23,15 @@ export interface Repos {
 	outbox: OutboxRepository;
 	idempotency: IdempotencyRepository;
 	catalogue: CatalogueRepository;
-	runner: RunnerRepository;
+	/** Page tokens and handoffs: how the hosted page gets into a session after its client secret. */
+	pageAccess: PageAccessRepository;
+	transcript: TranscriptRepository;
+	nodeReports: NodeReportRepository;
+	/** Answers to node results by request id, for retried submits. */
+	submissions: SubmissionRepository;
+	/** One-time passcodes of two-factor nodes. */
+	passcodes: PasscodeRepository;
+	sandboxMessages: SandboxMessageRepository;
 	faceTemplates: FaceTemplateRepository;
 	delivery: DeliveryRepository;
 	media: MediaRepository;
@@ -32,7 +45,12 @@ export const reposFor = (db: DbOrTx): Repos => ({
 	outbox: new OutboxRepository(db),
 	idempotency: new IdempotencyRepository(db),
 	catalogue: new CatalogueRepository(db),
-	runner: new RunnerRepository(db),
+	pageAccess: new PageAccessRepository(db),
+	transcript: new TranscriptRepository(db),
+	nodeReports: new NodeReportRepository(db),
+	submissions: new SubmissionRepository(db),
+	passcodes: new PasscodeRepository(db),
+	sandboxMessages: new SandboxMessageRepository(db),
 	faceTemplates: new FaceTemplateRepository(db),
 	delivery: new DeliveryRepository(db),
 	media: new MediaRepository(db),

@@ -36,7 +36,7 @@ export async function inspectLink(repos: Repos, now: number, params: { cs?: stri
 	}
 	if (params.handoff) {
 		if (!HANDOFF.test(params.handoff)) return { kind: 'problem', problem: 'invalid' };
-		const handoff = await repos.runner.findHandoff(sha256Hex(params.handoff));
+		const handoff = await repos.pageAccess.findHandoff(sha256Hex(params.handoff));
 		const session = handoff ? await repos.sessions.findById(handoff.sessionId) : null;
 		if (!handoff || !session) return { kind: 'problem', problem: 'invalid' };
 		if (ended(session)) return { kind: 'problem', problem: 'finished', session };

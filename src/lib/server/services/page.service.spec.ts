@@ -71,7 +71,7 @@ describe.each(STORE_KINDS)('hosted page runner on %s', (kind) => {
 		return app.pages.submit(p, state.node!.id, { step: state.session.step, requestId, action, payload });
 	}
 	async function codeFor(sessionId: string) {
-		const [message] = await app.uow.repos.runner.listSandboxMessages(integrator.accountId, sessionId);
+		const [message] = await app.uow.repos.sandboxMessages.list(integrator.accountId, sessionId);
 		return /(\d{6})/.exec(message.body)![1];
 	}
 
@@ -110,7 +110,7 @@ describe.each(STORE_KINDS)('hosted page runner on %s', (kind) => {
 
 		const { session } = await app.sessions.get(integrator, created.session.id);
 		expect(session.status).toBe('complete');
-		const reports = await app.uow.repos.runner.listNodeReports(created.session.id);
+		const reports = await app.uow.repos.nodeReports.list(created.session.id);
 		expect(reports.map((r) => [r.nodeId, r.outcome, r.targetNodeId])).toEqual([
 			['hello', 'ready', 'email'],
 			['email', 'emailEntered', 'check'],
@@ -118,7 +118,7 @@ describe.each(STORE_KINDS)('hosted page runner on %s', (kind) => {
 			['otp', 'verified', 'thanks'],
 			['thanks', 'done', 'bye']
 		]);
-		const phrases = (await app.uow.repos.runner.listPhrases(created.session.id)).map((ph) => [ph.isAvatar, ph.text]);
+		const phrases = (await app.uow.repos.transcript.list(created.session.id)).map((ph) => [ph.isAvatar, ph.text]);
 		expect(phrases).toEqual([
 			[true, 'Welcome!'],
 			[true, '[fr] Greet the user and ask whether they are ready'],
@@ -130,7 +130,7 @@ describe.each(STORE_KINDS)('hosted page runner on %s', (kind) => {
 		]);
 		expect((await app.uow.repos.outbox.listForSession(created.session.id)).map((e) => e.type)).toEqual(['session.status', 'session.status', 'session.status']);
 		// The passcode is stored as a keyed hash only.
-		const otpRow = await app.uow.repos.runner.latestOtp(created.session.id, 'otp');
+		const otpRow = await app.uow.repos.passcodes.latest(created.session.id, 'otp');
 		expect(otpRow!.codeHash).not.toContain(code);
 		expect(otpRow!.verifiedAt).not.toBeNull();
 	});
@@ -185,7 +185,7 @@ describe.each(STORE_KINDS)('hosted page runner on %s', (kind) => {
 		expect((wrongNode as ApiError).code).toBe('node_not_current');
 		const badAction = await act(p, first.state, 'teleport').catch((e: unknown) => e);
 		expect((badAction as ApiError).code).toBe('outcome_not_allowed');
-		expect((await app.uow.repos.runner.listNodeReports(created.session.id)).length).toBe(1);
+		expect((await app.uow.repos.nodeReports.list(created.session.id)).length).toBe(1);
 	});
 
 	it('locks the passcode after maxAttempts wrong codes, resends included', async () => {
@@ -209,7 +209,7 @@ describe.each(STORE_KINDS)('hosted page runner on %s', (kind) => {
 		expect(old.notice).toMatchObject({ code: 'otp.wrong' });
 		const last = await act(p, old.state, 'verify', { code: wrong === newCode ? '000001' : wrong });
 		expect(last.state.finished?.status).toBe('complete');
-		const reports = await app.uow.repos.runner.listNodeReports(created.session.id);
+		const reports = await app.uow.repos.nodeReports.list(created.session.id);
 		expect(reports.at(-1)).toMatchObject({ nodeId: 'otp', outcome: 'failed_unverified' });
 	});
 
@@ -244,9 +244,9 @@ describe.each(STORE_KINDS)('hosted page runner on %s', (kind) => {
 		const opened = await app.pages.open({ clientSecret: result.clientSecret.secret, languages: [] });
 		// A live session has no sandbox outbox and this server has no SMS gateway.
 		expect(opened.state.finished?.status).toBe('complete');
-		const reports = await app.uow.repos.runner.listNodeReports(result.session.id);
+		const reports = await app.uow.repos.nodeReports.list(result.session.id);
 		expect(reports).toEqual([expect.objectContaining({ nodeId: 'otp', outcome: 'delivery_failed', targetNodeId: 'failed' })]);
-		expect(await app.uow.repos.runner.findPageToken(sha256Hex(opened.pageToken))).not.toBeNull();
+		expect(await app.uow.repos.pageAccess.findToken(sha256Hex(opened.pageToken))).not.toBeNull();
 	});
 });
 

@@ -85,16 +85,16 @@ export class PageService {
 			let session: Session;
 			const nonceHash = request.nonce ? sha256Hex(`open-nonce:${request.nonce}`) : null;
 			if (request.handoff) {
-				let sessionId = await repos.runner.redeemHandoff(sha256Hex(request.handoff), now, nonceHash);
+				let sessionId = await repos.pageAccess.redeemHandoff(sha256Hex(request.handoff), now, nonceHash);
 				if (!sessionId) {
-					const known = await repos.runner.findHandoff(sha256Hex(request.handoff));
+					const known = await repos.pageAccess.findHandoff(sha256Hex(request.handoff));
 					// The same tab again (its answer was lost): it is the device that took over.
 					if (known && nonceHash && known.nonceHash === nonceHash && now < known.expiresAt) sessionId = known.sessionId;
 					else throw known ? linkError('client_secret_used', 'This hand-over link was already used or has expired', 409) : linkError('client_secret_invalid', 'This link is not valid', 404);
 				}
 				session = (await repos.sessions.lockById(sessionId))!;
 				if (session.status !== 'inProgress') throw linkError('session_finished', 'This verification is already finished', 409);
-				await repos.runner.demoteOtherTokens(session.id, tokenHash);
+				await repos.pageAccess.demoteOtherTokens(session.id, tokenHash);
 			} else {
 				const secret = await repos.sessions.findSecretByHash(sha256Hex(request.clientSecret!));
 				if (!secret) throw linkError('client_secret_invalid', 'This link is not valid', 404);
@@ -120,7 +120,7 @@ export class PageService {
 				session = await this.deps.runner.start(repos, session, lang, effects);
 			}
 			const expiresAt = (await repos.sessions.findSecretsBySessionIds([session.id])).get(session.id)!.expireAt;
-			await repos.runner.insertPageToken({ hash: tokenHash, sessionId: session.id, role: 'primary', createdAt: now, expiresAt });
+			await repos.pageAccess.insertToken({ hash: tokenHash, sessionId: session.id, role: 'primary', createdAt: now, expiresAt });
 			return this.stateOf(repos, session.id, 'primary');
 		});
 		if (effects.length) {
@@ -135,7 +135,7 @@ export class PageService {
 		const match = /^Bearer\s+(pt_[A-Za-z0-9]{20,64})\s*$/.exec(header ?? '');
 		if (!match) throw new ApiError('authentication_error', 'Missing page token', { code: 'missing_api_key' });
 		const tokenHash = sha256Hex(match[1]);
-		const row = await this.deps.uow.repos.runner.findPageToken(tokenHash);
+		const row = await this.deps.uow.repos.pageAccess.findToken(tokenHash);
 		if (!row || row.revokedAt !== null) throw new ApiError('authentication_error', 'This page is no longer valid', { code: 'invalid_api_key' });
 		if (this.deps.now() >= row.expiresAt) throw new ApiError('authentication_error', 'This link has expired', { code: 'client_secret_expired' });
 		return { sessionId: row.sessionId, role: row.role, tokenHash };
@@ -181,7 +181,7 @@ export class PageService {
 			session.status !== 'inProgress' ||
 			session.currentNodeId !== nodeId ||
 			principal.role !== 'primary' ||
-			(request.requestId !== undefined && (await this.deps.uow.repos.runner.findSubmission(session.id, request.requestId)) !== null);
+			(request.requestId !== undefined && (await this.deps.uow.repos.submissions.find(session.id, request.requestId)) !== null);
 		if (settled) return this.commit(principal, nodeId, request, (repos, locked, effects) => this.deps.runner.act(repos, locked, nodeId, request.action, request.payload, effects));
 		const decision = await this.deps.runner.analyse(upload, session, node, receivedAt);
 		return this.commit(principal, nodeId, request, (repos, locked, effects) => this.deps.runner.decide(repos, locked, node, decision, effects));
@@ -205,7 +205,7 @@ export class PageService {
 		const first = await this.deps.uow.transaction(async (repos) => {
 			const session = await repos.sessions.lockById(principal.sessionId);
 			if (!session) throw new ApiError('not_found_error', 'Session not found', { code: 'session_not_found' });
-			const replay = request.requestId ? await repos.runner.findSubmission(session.id, request.requestId) : null;
+			const replay = request.requestId ? await repos.submissions.find(session.id, request.requestId) : null;
 			if (replay) {
 				if (replay.requestHash !== requestHash) throw new ApiError('validation_error', 'This requestId was already used for another result', { code: 'conflict', status: 409 });
 				return { response: replay.response as unknown as SubmitResponse, replayed: true };
@@ -217,7 +217,7 @@ export class PageService {
 			const response: SubmitResponse = { state: await this.stateOf(repos, session.id, 'primary') };
 			if (result.notice) response.notice = result.notice;
 			if (request.requestId) {
-				await repos.runner.insertSubmission({ sessionId: session.id, requestId: request.requestId, step: request.step, nodeId, requestHash, response: response as unknown as Record<string, unknown>, createdAt: this.deps.now() });
+				await repos.submissions.insert({ sessionId: session.id, requestId: request.requestId, step: request.step, nodeId, requestHash, response: response as unknown as Record<string, unknown>, createdAt: this.deps.now() });
 			}
 			return { response, replayed: false };
 		});
@@ -234,7 +234,7 @@ export class PageService {
 		const code = `ho_${randomBase62(24)}`;
 		const now = this.deps.now();
 		const expiresAt = now + HANDOFF_TTL_MS;
-		await this.deps.uow.repos.runner.insertHandoff({ hash: sha256Hex(code), sessionId: session.id, createdAt: now, expiresAt });
+		await this.deps.uow.repos.pageAccess.insertHandoff({ hash: sha256Hex(code), sessionId: session.id, createdAt: now, expiresAt });
 		return { code, expiresAt };
 	}
 
@@ -254,14 +254,14 @@ export class PageService {
 			customization: settings.customization ?? {},
 			node,
 			progress: flowProgress(session.flow as FlowNode[], node?.id),
-			transcript: (await repos.runner.listPhrases(session.id)).map(toPhrase),
+			transcript: (await repos.transcript.list(session.id)).map(toPhrase),
 			requirements: requirementsOf(session.flow as { type: string }[]),
 			embedOrigins: await this.embedOrigins(repos, session.accountId)
 		};
 		if (session.status === 'complete' || session.status === 'incomplete') {
 			state.finished = { status: session.status, ...(settings.finalPhrase && session.status === 'complete' ? { finalPhrase: settings.finalPhrase } : {}) };
 			// For the embedding page's `veriflow:complete` only: a page that is never framed has no use for it.
-			if (state.embedOrigins.length) state.finished.isVerified = isVerified(session.status, await repos.runner.listNodeReports(session.id)) ?? false;
+			if (state.embedOrigins.length) state.finished.isVerified = isVerified(session.status, await repos.nodeReports.list(session.id)) ?? false;
 		}
 		return state;
 	}

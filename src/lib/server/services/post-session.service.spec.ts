@@ -177,9 +177,9 @@ describe.each(STORE_KINDS)('session video, post-session work, report and retenti
 	it('builds the report from what was stored: transcript, node reports, verdicts, extracted data, location, device', async () => {
 		const { id } = await started({});
 		await app.uow.transaction(async (repos) => {
-			await repos.runner.insertPhrase({ id: 'phr_1', sessionId: id, nodeId: 'hello', createdAt: t, text: 'Hello!', isAvatar: true });
-			await repos.runner.insertNodeReport({ sessionId: id, nodeId: 'live', type: 'liveness_detection', outcome: 'livenessDetected', targetNodeId: 'otp', createdAt: t + 1, details: { score: 0.97 } });
-			await repos.runner.insertNodeReport({ sessionId: id, nodeId: 'otp', type: 'two_factor_email', outcome: 'verified', targetNodeId: 'end', createdAt: t + 2 });
+			await repos.transcript.insert({ id: 'phr_1', sessionId: id, nodeId: 'hello', createdAt: t, text: 'Hello!', isAvatar: true });
+			await repos.nodeReports.insert({ sessionId: id, nodeId: 'live', type: 'liveness_detection', outcome: 'livenessDetected', targetNodeId: 'otp', createdAt: t + 1, details: { score: 0.97 } });
+			await repos.nodeReports.insert({ sessionId: id, nodeId: 'otp', type: 'two_factor_email', outcome: 'verified', targetNodeId: 'end', createdAt: t + 2 });
 			await repos.sessions.update(id, {
 				data: { email: 'a@b.co', extractedData: { firstName: 'Ada', age: 36, nested: { no: 1 } } },
 				location: { ip: '81.2.69.160', city: 'London', countryCode: 'GB', asOrganization: 'Example ISP' },
@@ -217,7 +217,7 @@ describe.each(STORE_KINDS)('session video, post-session work, report and retenti
 		const production = await started({}, live);
 		for (const s of [sandbox, production]) {
 			await app.media.ingest({ sessionId: s.id, kind: 'user_photo', bytes: JPEG });
-			await app.uow.repos.runner.insertNodeReport({ sessionId: s.id, nodeId: 'n', type: 'enter_email', outcome: 'emailEntered', createdAt: t });
+			await app.uow.repos.nodeReports.insert({ sessionId: s.id, nodeId: 'n', type: 'enter_email', outcome: 'emailEntered', createdAt: t });
 			await finish(s.id);
 		}
 		await app.video.putChunk(sandbox.page, 0, chunks[0]).catch(() => {});
@@ -238,7 +238,7 @@ describe.each(STORE_KINDS)('session video, post-session work, report and retenti
 		expect(sessionFiles(sandbox.id)).toEqual([]);
 		expect(await app.uow.repos.outbox.listForSession(sandbox.id)).toEqual([]);
 		expect(await app.webhooks.deliveries({ sessionId: sandbox.id })).toEqual([]);
-		expect(await app.uow.repos.runner.listNodeReports(sandbox.id)).toEqual([]);
+		expect(await app.uow.repos.nodeReports.list(sandbox.id)).toEqual([]);
 		expect(await app.uow.repos.media.listLive(sandbox.id)).toEqual([]);
 		// Idempotent: a second run finds nothing more to do.
 		expect(await app.retention.purge()).toEqual({ sessions: 0, events: 0 });

@@ -21,8 +21,8 @@ export class ReportService {
 		if (row.status === 'created') return undefined;
 		const repos = this.deps.uow.repos;
 		const [phrases, nodeRows, mediaRows, analyses] = await Promise.all([
-			repos.runner.listPhrases(row.id),
-			repos.runner.listNodeReports(row.id),
+			repos.transcript.list(row.id),
+			repos.nodeReports.list(row.id),
 			repos.media.listLive(row.id, ['screenshot', 'user_video']),
 			repos.postSession.analyses(row.id)
 		]);

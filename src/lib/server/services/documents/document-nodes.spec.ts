@@ -61,7 +61,7 @@ describe.each(STORE_KINDS)('document_scan on %s', (kind) => {
 	}
 	const upload = (p: PagePrincipal, state: PageState, images: { side: string; image: string }[], claim: Record<string, unknown> = {}) =>
 		app.pages.submitEvidence(p, 'doc', async () => ({ step: state.session.step, requestId: `doc-${++n}-${Date.now()}`, images, claim }));
-	const reportOf = async (sessionId: string, nodeId = 'doc') => (await app.uow.repos.runner.listNodeReports(sessionId)).find((r) => r.nodeId === nodeId)!;
+	const reportOf = async (sessionId: string, nodeId = 'doc') => (await app.uow.repos.nodeReports.list(sessionId)).find((r) => r.nodeId === nodeId)!;
 	const events = async (sessionId: string) => (await app.uow.repos.outbox.listForSession(sessionId)).map((e) => e.type);
 	const apiError = async (p: Promise<unknown>) => {
 		const err = await p.then(() => null, (e: unknown) => e);

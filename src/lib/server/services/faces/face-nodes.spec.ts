@@ -73,7 +73,7 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 	}
 	const upload = (p: PagePrincipal, state: PageState, body: { frames: TestFrame[]; claim?: Record<string, unknown>; alignedFace?: string }) =>
 		app.pages.submitEvidence(p, state.node!.id, async () => ({ step: state.session.step, requestId: `ev-${++n}-${Date.now()}`, ...body }));
-	const reports = (sessionId: string) => app.uow.repos.runner.listNodeReports(sessionId);
+	const reports = (sessionId: string) => app.uow.repos.nodeReports.list(sessionId);
 
 	it('liveness_detection: a live face that turns as asked is livenessDetected; the server measured the turn', async () => {
 		const { sessionId, principal, state } = await start([{ id: 'live', type: 'liveness_detection', testMode: { challenge: 'turnLeft' } }]);

@@ -55,7 +55,7 @@ describe('passcode delivery', () => {
 		}
 		expect(connections).toBe(0);
 		expect(fetched).toEqual([]);
-		const outbox = await app.uow.repos.runner.listSandboxMessages(ids.accountId, ids.sessionId);
+		const outbox = await app.uow.repos.sandboxMessages.list(ids.accountId, ids.sessionId);
 		expect(outbox.map((m) => [m.channel, m.to, m.body])).toEqual(
 			expect.arrayContaining([
 				['email', 'stranger@example.com', 'Your code is 123456'],

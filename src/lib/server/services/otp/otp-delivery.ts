@@ -66,7 +66,7 @@ export function createOtpDelivery(config: DeliveryConfig): OtpDelivery {
 		async send(message, options = {}) {
 			const sandbox = message.env === 'test';
 			if (sandbox) {
-				await config.uow.repos.runner.insertSandboxMessage({ id: newId('msg'), sessionId: message.sessionId, accountId: message.accountId, env: message.env, channel: message.channel, to: message.to, subject: message.subject ?? null, body: message.text, createdAt: config.now() });
+				await config.uow.repos.sandboxMessages.insert({ id: newId('msg'), sessionId: message.sessionId, accountId: message.accountId, env: message.env, channel: message.channel, to: message.to, subject: message.subject ?? null, body: message.text, createdAt: config.now() });
 			}
 			// A sandbox passcode goes to the sandbox outbox only, never to a real mailbox or phone: a
 			// test key (or the public demo) must not be a way to send mail to any address typed.

@@ -124,7 +124,7 @@ export class FlowRunner {
 			const target = this.targetOf(current, outcome.outcome);
 			const at = this.deps.now();
 			if (current.type !== 'start') {
-				await repos.runner.insertNodeReport({ sessionId: row.id, nodeId: current.id, type: current.type, outcome: outcome.outcome, targetNodeId: target, createdAt: at, details: outcome.details });
+				await repos.nodeReports.insert({ sessionId: row.id, nodeId: current.id, type: current.type, outcome: outcome.outcome, targetNodeId: target, createdAt: at, details: outcome.details });
 			}
 			const next = this.node(row, target);
 			row = { ...row, currentNodeId: next.id, step: row.step + 1, lastActivityAt: at, updatedAt: at };
@@ -148,7 +148,7 @@ export class FlowRunner {
 	 */
 	private async leave(repos: Repos, session: Session, node: FlowNode, leave: NodeLeave): Promise<Session> {
 		const at = this.deps.now();
-		await repos.runner.insertNodeReport({ sessionId: session.id, nodeId: node.id, type: node.type, outcome: 'userLeft', targetNodeId: null, createdAt: at, details: { reason: leave.reason, ...leave.details } });
+		await repos.nodeReports.insert({ sessionId: session.id, nodeId: node.id, type: node.type, outcome: 'userLeft', targetNodeId: null, createdAt: at, details: { reason: leave.reason, ...leave.details } });
 		await repos.sessions.update(session.id, { data: session.data, lastActivityAt: at, updatedAt: at });
 		return this.deps.sessions.transition(repos, session.id, 'incomplete');
 	}
@@ -193,7 +193,7 @@ export class FlowRunner {
 		const handler = handlerOf(node);
 		const ctx = this.context(repos, session, node, []);
 		const props = handler.view ? await handler.view(ctx) : {};
-		const phrases = await repos.runner.listPhrases(session.id);
+		const phrases = await repos.transcript.list(session.id);
 		const spoken = phrases.filter((p) => p.isAvatar && p.nodeId === node.id);
 		const conversation = node.type === 'conversation' ? { expectsReply: !node.doesNotRequireReply, repeated: spoken.length > 1 } : {};
 		// Checked against the node type's contract: what the page reads is what the contract says.
@@ -211,7 +211,7 @@ export class FlowRunner {
 			now: this.deps.now(),
 			deps: this.deps,
 			data: session.data,
-			transcript: async () => (await repos.runner.listPhrases(session.id)).map(toPhrase),
+			transcript: async () => (await repos.transcript.list(session.id)).map(toPhrase),
 			say: (text) => this.phrase(repos, session.id, node.id, text, true),
 			hear: (text) => this.phrase(repos, session.id, node.id, text, false),
 			afterCommit: (effect) => void effects.push({ nodeId: node.id, run: effect })
@@ -221,7 +221,7 @@ export class FlowRunner {
 	private async phrase(repos: Repos, sessionId: string, nodeId: string | null, text: string, isAvatar: boolean): Promise<void> {
 		const clean = text.trim().slice(0, 4000);
 		if (!clean) return;
-		await repos.runner.insertPhrase({ id: newId('phr'), sessionId, nodeId, createdAt: this.deps.now(), text: clean, isAvatar });
+		await repos.transcript.insert({ id: newId('phr'), sessionId, nodeId, createdAt: this.deps.now(), text: clean, isAvatar });
 	}
 
 	/**

@@ -15,7 +15,7 @@ export const GET = pageRoute(async (_event, principal) => {
 	if (!session || session.env !== 'test' || session.flowId !== DEMO_FLOW_ID || principal.role !== 'primary') {
 		throw new ApiError('not_found_error', 'No sandbox messages for this page', { code: 'route_not_found' });
 	}
-	const rows = await app.uow.repos.runner.listSandboxMessages(session.accountId, session.id);
+	const rows = await app.uow.repos.sandboxMessages.list(session.accountId, session.id);
 	return json({ messages: rows.slice(0, 5).map((m) => ({ id: m.id, channel: m.channel, body: m.body, createdAt: m.createdAt })) });
 });
 

@@ -10,7 +10,7 @@ import { json } from '#lib/server/http/error-response.ts';
 export const GET = apiRoute(async ({ url, locals }) => {
 	if (locals.principal.env !== 'test') throw new ApiError('validation_error', 'The sandbox outbox is for test keys (sk_test_…) only', { status: 403 });
 	const sessionId = url.searchParams.get('sessionId') ?? undefined;
-	const rows = await getApp().uow.repos.runner.listSandboxMessages(locals.principal.accountId, sessionId);
+	const rows = await getApp().uow.repos.sandboxMessages.list(locals.principal.accountId, sessionId);
 	return json({ messages: rows.map((m) => ({ id: m.id, sessionId: m.sessionId, channel: m.channel, to: m.to, subject: m.subject, body: m.body, createdAt: m.createdAt })) });
 });
 

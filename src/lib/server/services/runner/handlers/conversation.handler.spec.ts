@@ -39,7 +39,7 @@ describe('conversation: a way forward', () => {
 			app.pages.submit(principal, state.node!.id, { step: state.session.step, requestId: `req-${++n}-${Date.now()}`, action, payload });
 		return { id: result.session.id, state: opened.state, act };
 	}
-	const reportsOf = async (id: string) => (await app.uow.repos.runner.listNodeReports(id)).map((r) => [r.nodeId, r.outcome, r.targetNodeId, r.details]);
+	const reportsOf = async (id: string) => (await app.uow.repos.nodeReports.list(id)).map((r) => [r.nodeId, r.outcome, r.targetNodeId, r.details]);
 
 	it('asks an unknown goal as a question and offers conditions it cannot judge as answers, at once', async () => {
 		const s = await open(COUNTRY);
@@ -57,7 +57,7 @@ describe('conversation: a way forward', () => {
 		const picked = await s.act(s.state, 'choose', { outcomeId: 'o1' });
 		expect(picked.state.finished?.status).toBe('complete');
 		expect(await reportsOf(s.id)).toEqual([['talk', 'o1', 'bye', { reply: 'I live elsewhere', chosen: true }]]);
-		const said = (await app.uow.repos.runner.listPhrases(s.id)).map((p) => [p.isAvatar, p.text]);
+		const said = (await app.uow.repos.transcript.list(s.id)).map((p) => [p.isAvatar, p.text]);
 		expect(said).toEqual([
 			[true, 'Which country do you live in?'],
 			[false, 'I live elsewhere']

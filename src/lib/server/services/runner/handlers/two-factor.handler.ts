@@ -3,7 +3,7 @@ import { twoFactorSettingsOf } from '#lib/domain/nodes/two-factor.contract.ts';
 import { randomInt } from 'node:crypto';
 import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
 import { hmacHex, newId, safeEqual } from '../../../crypto.ts';
-import type { OtpRow } from '../../../repositories/runner.repository.ts';
+import type { Passcode } from '../../../repositories/passcode.repository.ts';
 import { passcodeMessage } from '../../otp/otp-messages.ts';
 import type { ActionResult, NodeContext, NodeHandler } from '../node-handler.ts';
 
@@ -50,14 +50,14 @@ export function maskDestination(channel: Channel, to: string): string {
 const codeHash = (ctx: Ctx, otpId: string, code: string) => hmacHex(ctx.deps.keys.otpKey, `${otpId}.${code}`);
 
 /** Creates a code for the channel and schedules its sending after the transaction commits. */
-async function issue(ctx: Ctx, channel: Channel, previous: OtpRow | null): Promise<ActionResult> {
+async function issue(ctx: Ctx, channel: Channel, previous: Passcode | null): Promise<ActionResult> {
 	const s = settingsOf(ctx.node);
 	const to = destinationOf(ctx, channel);
 	if (!to) return { finish: { outcome: 'error', details: { reason: 'no_contact', channel, contactSource: ctx.node.contactSource ?? 'session_data' } } };
 	const code = String(randomInt(0, 10 ** s.otpLength)).padStart(s.otpLength, '0');
 	const id = newId('otp');
-	if (previous && !previous.verifiedAt) await ctx.repos.runner.updateOtp(previous.id, { expiresAt: Math.min(previous.expiresAt, ctx.now) });
-	await ctx.repos.runner.insertOtp({
+	if (previous && !previous.verifiedAt) await ctx.repos.passcodes.update(previous.id, { expiresAt: Math.min(previous.expiresAt, ctx.now) });
+	await ctx.repos.passcodes.insert({
 		id,
 		sessionId: ctx.session.id,
 		nodeId: ctx.node.id,
@@ -80,7 +80,7 @@ async function issue(ctx: Ctx, channel: Channel, previous: OtpRow | null): Promi
 			{ sandboxOnly: s.testMode }
 		);
 		if (result.delivered) return;
-		await deps.uow.repos.runner.updateOtp(id, { deliveryError: result.error ?? 'failed' });
+		await deps.uow.repos.passcodes.update(id, { deliveryError: result.error ?? 'failed' });
 		return { finish: { outcome: 'delivery_failed', details: { channel, error: result.error } } };
 	});
 	return {};
@@ -98,7 +98,7 @@ export const twoFactorHandler: NodeHandler<TwoFactorType> = {
 	},
 	async view(ctx) {
 		const s = settingsOf(ctx.node);
-		const otp = await ctx.repos.runner.latestOtp(ctx.session.id, ctx.node.id);
+		const otp = await ctx.repos.passcodes.latest(ctx.session.id, ctx.node.id);
 		const channels = channelsOf(ctx.node).filter((c) => destinationOf(ctx, c));
 		return {
 			showUI: s.showUI,
@@ -117,7 +117,7 @@ export const twoFactorHandler: NodeHandler<TwoFactorType> = {
 		async verify(ctx, payload): Promise<ActionResult> {
 			const s = settingsOf(ctx.node);
 			const code = typeof payload.code === 'string' ? payload.code.replace(/\s+/g, '') : '';
-			const otp = await ctx.repos.runner.latestOtp(ctx.session.id, ctx.node.id);
+			const otp = await ctx.repos.passcodes.latest(ctx.session.id, ctx.node.id);
 			if (!otp) return { notice: { code: 'otp.notSent' } };
 			if (!/^\d+$/.test(code) || code.length !== s.otpLength) return { notice: { code: 'otp.format', params: { length: s.otpLength } } };
 			if (otp.lockedAt) return { finish: { outcome: 'failed_unverified', details: { reason: 'locked' } } };
@@ -126,20 +126,20 @@ export const twoFactorHandler: NodeHandler<TwoFactorType> = {
 			// Compare in constant time; the attempt counts whether right or wrong.
 			const right = safeEqual(codeHash(ctx, otp.id, code), otp.codeHash);
 			if (right) {
-				await ctx.repos.runner.updateOtp(otp.id, { attempts, verifiedAt: ctx.now });
+				await ctx.repos.passcodes.update(otp.id, { attempts, verifiedAt: ctx.now });
 				ctx.data.verifiedContacts = { ...((ctx.data.verifiedContacts as Record<string, string>) ?? {}), [otp.channel]: otp.destination };
 				return { finish: { outcome: 'verified', details: { channel: otp.channel, attempts } } };
 			}
 			if (attempts >= otp.maxAttempts) {
-				await ctx.repos.runner.updateOtp(otp.id, { attempts, lockedAt: ctx.now });
+				await ctx.repos.passcodes.update(otp.id, { attempts, lockedAt: ctx.now });
 				return { finish: { outcome: 'failed_unverified', details: { channel: otp.channel, attempts } } };
 			}
-			await ctx.repos.runner.updateOtp(otp.id, { attempts });
+			await ctx.repos.passcodes.update(otp.id, { attempts });
 			return { notice: { code: 'otp.wrong', params: { attemptsLeft: otp.maxAttempts - attempts } } };
 		},
 		async resend(ctx, payload): Promise<ActionResult> {
 			const s = settingsOf(ctx.node);
-			const otp = await ctx.repos.runner.latestOtp(ctx.session.id, ctx.node.id);
+			const otp = await ctx.repos.passcodes.latest(ctx.session.id, ctx.node.id);
 			const requested = payload.channel === 'email' || payload.channel === 'sms' ? payload.channel : otp?.channel;
 			const channel = requested && channelsOf(ctx.node).includes(requested) ? requested : channelsOf(ctx.node)[0];
 			if (otp) {
