@@ -1,4 +1,5 @@
 import { bigint, bigserial, index, integer, jsonb, pgTable, primaryKey, text, boolean } from 'drizzle-orm/pg-core';
+import type { SubmitResponse } from '../../domain/page/page.schema.ts';
 import { sessions } from './schema.ts';
 
 /* Tables of the hosted page's runner: page tokens, handoffs, transcript, node reports, OTP. */
@@ -79,7 +80,8 @@ export const nodeSubmissions = pgTable(
 		step: integer('step').notNull(),
 		nodeId: text('node_id').notNull(),
 		requestHash: text('request_hash').notNull(),
-		response: jsonb('response').$type<Record<string, unknown>>().notNull(),
+		/** Written only by PageService from the SubmitResponse it returned; a replay returns it as it was. */
+		response: jsonb('response').$type<SubmitResponse>().notNull(),
 		createdAt: ms('created_at').notNull()
 	},
 	(t) => [primaryKey({ columns: [t.sessionId, t.requestId] })]

@@ -14,6 +14,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { FlowNode } from '../../domain/flow/flow.schema.ts';
 import type { SessionConsent, SessionDevice, SessionLocation } from '../../domain/session/session.model.ts';
+import type { ApiSession, ClientSecret } from '../../domain/session/session.schema.ts';
 import type { SessionStatus } from '../../domain/session/session-status.ts';
 import type { SessionSettings } from '../../domain/session/settings.schema.ts';
 
@@ -163,8 +164,11 @@ export const idempotencyKeys = pgTable(
 		/** SHA-256 of the request body, so a reused key with another body is refused. */
 		requestHash: text('request_hash').notNull(),
 		sessionId: text('session_id').notNull(),
-		/** The first response body, the client secret left out (it is re-read on replay). */
-		response: jsonb('response').$type<Record<string, unknown>>().notNull(),
+		/**
+		 * The first response body, the client secret left out (it is re-read on replay); `{}` while
+		 * the first request is still being processed. Written only by SessionService.create.
+		 */
+		response: jsonb('response').$type<{ session?: ApiSession; clientSecret?: Pick<ClientSecret, 'createdAt' | 'expireAt'> }>().notNull(),
 		createdAt: ms('created_at').notNull()
 	},
 	(t) => [primaryKey({ columns: [t.accountId, t.env, t.key] }), index('idempotency_created_idx').on(t.createdAt)]

@@ -1,9 +1,24 @@
 import { and, eq, lt } from 'drizzle-orm';
+import type { ApiSession, ClientSecret } from '#lib/domain/session/session.schema.ts';
 import type { DbOrTx } from '../db/store.ts';
 import { idempotencyKeys } from '../db/schema.ts';
 import type { Env } from './account.repository.ts';
 
 export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
+
+/** The first response to a creation, its client secret left out: that is unsealed again on replay. */
+export interface IdempotentResponse {
+	session: ApiSession;
+	clientSecret: Pick<ClientSecret, 'createdAt' | 'expireAt'>;
+}
+
+/** A claimed key: what the first request was, and the session it answered with once it has. */
+export interface IdempotencyRecord {
+	requestHash: string;
+	sessionId: string;
+	/** Null while the first request is still being processed. */
+	session: ApiSession | null;
+}
 
 export class IdempotencyRepository {
 	constructor(private readonly db: DbOrTx) {}
@@ -21,15 +36,15 @@ export class IdempotencyRepository {
 		return inserted.length > 0;
 	}
 
-	async find(accountId: string, env: Env, key: string): Promise<IdempotencyRow | null> {
+	async find(accountId: string, env: Env, key: string): Promise<IdempotencyRecord | null> {
 		const [row] = await this.db
 			.select()
 			.from(idempotencyKeys)
 			.where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.env, env), eq(idempotencyKeys.key, key)));
-		return row ?? null;
+		return row ? { requestHash: row.requestHash, sessionId: row.sessionId, session: row.response.session ?? null } : null;
 	}
 
-	async saveResponse(accountId: string, env: Env, key: string, response: Record<string, unknown>): Promise<void> {
+	async saveResponse(accountId: string, env: Env, key: string, response: IdempotentResponse): Promise<void> {
 		await this.db
 			.update(idempotencyKeys)
 			.set({ response })

@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import type { SubmitResponse } from '#lib/domain/page/page.schema.ts';
 import type { DbOrTx } from '../db/store.ts';
 import { nodeSubmissions } from '../db/schema.ts';
 
@@ -10,7 +11,7 @@ export interface NodeSubmission {
 	nodeId: string;
 	/** Hash of what was submitted: the same requestId with another result is refused. */
 	requestHash: string;
-	response: Record<string, unknown>;
+	response: SubmitResponse;
 	createdAt: number;
 }
 

@@ -208,7 +208,7 @@ export class PageService {
 			const replay = request.requestId ? await repos.submissions.find(session.id, request.requestId) : null;
 			if (replay) {
 				if (replay.requestHash !== requestHash) throw new ApiError('validation_error', 'This requestId was already used for another result', { code: 'conflict', status: 409 });
-				return { response: replay.response as unknown as SubmitResponse, replayed: true };
+				return { response: replay.response, replayed: true };
 			}
 			if (request.step !== session.step && session.currentNodeId === nodeId) {
 				throw new ApiError('validation_error', 'This result was made for an earlier state of the page', { code: 'node_not_current', status: 409 });
@@ -217,7 +217,7 @@ export class PageService {
 			const response: SubmitResponse = { state: await this.stateOf(repos, session.id, 'primary') };
 			if (result.notice) response.notice = result.notice;
 			if (request.requestId) {
-				await repos.submissions.insert({ sessionId: session.id, requestId: request.requestId, step: request.step, nodeId, requestHash, response: response as unknown as Record<string, unknown>, createdAt: this.deps.now() });
+				await repos.submissions.insert({ sessionId: session.id, requestId: request.requestId, step: request.step, nodeId, requestHash, response, createdAt: this.deps.now() });
 			}
 			return { response, replayed: false };
 		});

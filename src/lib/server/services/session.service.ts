@@ -88,7 +88,7 @@ export class SessionService {
 			await recordEvent(repos, { type: 'session.status', sessionId: id, accountId: principal.accountId, env: principal.env, at: now });
 			const result = { session: await this.toApiSession({ ...notStarted, ...newSession }), clientSecret: this.toApiSecret(secretRow, secret) };
 			if (idempotencyKey) {
-				await repos.idempotency.saveResponse(principal.accountId, principal.env, idempotencyKey, { ...result, clientSecret: { ...result.clientSecret, secret: undefined, url: undefined } });
+				await repos.idempotency.saveResponse(principal.accountId, principal.env, idempotencyKey, { session: result.session, clientSecret: { createdAt: result.clientSecret.createdAt, expireAt: result.clientSecret.expireAt } });
 			}
 			return { result, replayed: false };
 		});
@@ -96,7 +96,7 @@ export class SessionService {
 
 	private async replay(repos: Repos, principal: ApiPrincipal, key: string, requestHash: string): Promise<SessionWithSecret> {
 		const stored = await repos.idempotency.find(principal.accountId, principal.env, key);
-		if (!stored || !stored.response.session) {
+		if (!stored || !stored.session) {
 			throw new ApiError('validation_error', 'A request with this Idempotency-Key is still being processed; retry shortly', { code: 'conflict', status: 409 });
 		}
 		if (stored.requestHash !== requestHash) {
@@ -105,8 +105,7 @@ export class SessionService {
 		const found = await repos.sessions.findOwned(principal.accountId, principal.env, stored.sessionId);
 		if (!found) throw notFound();
 		const secret = this.deps.keys.unseal(found.secret.sealed);
-		const response = stored.response as unknown as SessionWithSecret;
-		return { session: response.session, clientSecret: this.toApiSecret(found.secret, secret) };
+		return { session: stored.session, clientSecret: this.toApiSecret(found.secret, secret) };
 	}
 
 	/** `GET /sessions/{id}`: the session with its report, and its client secret. */
