@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, index, integer, jsonb, pgTable, primaryKey, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { SessionReport } from '../../domain/session/session.schema.ts';
 import { outboxEvents, sessions, webhookEndpoints } from './schema.ts';
 
 /*
@@ -172,7 +173,8 @@ export const sessionAnalyses = pgTable(
 	{
 		sessionId: sessionRef(),
 		kind: text('kind').$type<'video' | 'screenshot'>().notNull(),
-		result: jsonb('result').$type<Record<string, unknown>>().notNull(),
+		/** What the report shows as `videoAIAnalysis` or `aiAnalysis`, by `kind` (PostSessionRepository pairs them). */
+		result: jsonb('result').$type<NonNullable<SessionReport['videoAIAnalysis'] | SessionReport['aiAnalysis']>>().notNull(),
 		createdAt: ms('created_at').notNull()
 	},
 	(t) => [primaryKey({ columns: [t.sessionId, t.kind] })]

@@ -1,9 +1,16 @@
 import { and, eq, sql } from 'drizzle-orm';
+import type { SessionReport, VideoAIAnalysis } from '#lib/domain/session/session.schema.ts';
 import type { DbOrTx } from '../db/store.ts';
 import { sessionAnalyses, sessionFinalizations } from '../db/schema.ts';
 
 export type FinalizationRow = typeof sessionFinalizations.$inferSelect;
-export type AnalysisKind = 'video' | 'screenshot';
+
+/** What each post-session analysis stores: the report's `videoAIAnalysis` and `aiAnalysis`. */
+export interface AnalysisResults {
+	video: VideoAIAnalysis;
+	screenshot: NonNullable<SessionReport['aiAnalysis']>;
+}
+export type AnalysisKind = keyof AnalysisResults;
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
@@ -74,15 +81,21 @@ export class PostSessionRepository {
 			.where(and(eq(sessionFinalizations.sessionId, sessionId), eq(sessionFinalizations.state, 'pending'), eq(sessionFinalizations.attempts, 0)));
 	}
 
-	async saveAnalysis(sessionId: string, kind: AnalysisKind, result: Record<string, unknown>, at: number): Promise<void> {
+	async saveAnalysis<K extends AnalysisKind>(sessionId: string, kind: K, result: AnalysisResults[K], at: number): Promise<void> {
 		await this.db
 			.insert(sessionAnalyses)
 			.values({ sessionId, kind, result, createdAt: at })
 			.onConflictDoUpdate({ target: [sessionAnalyses.sessionId, sessionAnalyses.kind], set: { result, createdAt: at } });
 	}
 
-	async analyses(sessionId: string): Promise<Partial<Record<AnalysisKind, Record<string, unknown>>>> {
+	async analyses(sessionId: string): Promise<Partial<AnalysisResults>> {
 		const rows = await this.db.select().from(sessionAnalyses).where(eq(sessionAnalyses.sessionId, sessionId));
-		return Object.fromEntries(rows.map((r) => [r.kind, r.result]));
+		const results: Partial<AnalysisResults> = {};
+		// saveAnalysis is the only writer and pairs each kind with its own result type.
+		for (const r of rows) {
+			if (r.kind === 'video') results.video = r.result as VideoAIAnalysis;
+			else if (r.kind === 'screenshot') results.screenshot = r.result as AnalysisResults['screenshot'];
+		}
+		return results;
 	}
 }

@@ -113,7 +113,7 @@ export class PostSessionService {
 					: null;
 				const analysis = await this.deps.videoAnalyzer.analyse(open);
 				await uow.transaction(async (tx) => {
-					await tx.postSession.saveAnalysis(session.id, 'video', analysis as unknown as Record<string, unknown>, analysis.createdAt);
+					await tx.postSession.saveAnalysis(session.id, 'video', analysis, analysis.createdAt);
 					await recordEvent(tx, { type: 'analysis.video', sessionId: session.id, accountId: session.accountId, env: session.env, at: this.deps.now() });
 					await tx.postSession.setSteps(session.id, done);
 				});
@@ -126,7 +126,7 @@ export class PostSessionService {
 				const result = analyzer ? await analyzer.analyse({ session, screenshots, open: (m) => media.read(m.storeKey) }) : null;
 				await uow.transaction(async (tx) => {
 					if (result) {
-						await tx.postSession.saveAnalysis(session.id, 'screenshot', result as Record<string, unknown>, this.deps.now());
+						await tx.postSession.saveAnalysis(session.id, 'screenshot', result, this.deps.now());
 						await recordEvent(tx, { type: 'analysis.screenshot', sessionId: session.id, accountId: session.accountId, env: session.env, at: this.deps.now() });
 					}
 					await tx.postSession.setSteps(session.id, done);

@@ -50,8 +50,8 @@ export class ReportService {
 		report.screenshots = mediaRows.filter((m) => m.kind === 'screenshot').map((m) => this.deps.media.signedUrl(m.id, now).url);
 		const video = mediaRows.find((m) => m.kind === 'user_video');
 		report.videos = video ? { userVideoUrl: this.deps.media.signedUrl(video.id, now).url } : {};
-		if (analyses.video) report.videoAIAnalysis = analyses.video as SessionReport['videoAIAnalysis'];
-		if (analyses.screenshot) report.aiAnalysis = analyses.screenshot as SessionReport['aiAnalysis'];
+		if (analyses.video) report.videoAIAnalysis = analyses.video;
+		if (analyses.screenshot) report.aiAnalysis = analyses.screenshot;
 		return report;
 	};
 }
