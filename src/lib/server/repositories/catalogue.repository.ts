@@ -2,18 +2,37 @@ import { asc, eq, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../db/store.ts';
 import { avatars, langs } from '../db/schema.ts';
 
-export type AvatarRow = typeof avatars.$inferSelect;
-export type LangRow = typeof langs.$inferSelect;
+/** An avatar of the catalogue; a removed one stays for the sessions that chose it. */
+export interface AvatarRecord {
+	id: string;
+	name: string;
+	gender: 'male' | 'female' | 'unknown';
+	/** Path under the app (`/avatars/…`) or an absolute URL. */
+	image: string;
+	/** BCP-47 voice hint for speech synthesis. */
+	voice: string | null;
+	isDefault: boolean;
+	createdAt: number;
+	removedAt: number | null;
+}
+
+/** A language of the catalogue; a disabled one is not offered by `GET /langs`. */
+export interface LangRecord {
+	id: string;
+	title: string;
+	enabled: boolean;
+	createdAt: number;
+}
 
 /** The avatar and language catalogues behind `GET /avatars` and `GET /langs`. */
 export class CatalogueRepository {
 	constructor(private readonly db: DbOrTx) {}
 
-	async listAvatars(): Promise<AvatarRow[]> {
+	async listAvatars(): Promise<AvatarRecord[]> {
 		return this.db.select().from(avatars).where(isNull(avatars.removedAt)).orderBy(asc(avatars.createdAt), asc(avatars.id));
 	}
 
-	async findAvatar(id: string): Promise<AvatarRow | null> {
+	async findAvatar(id: string): Promise<AvatarRecord | null> {
 		const [row] = await this.db.select().from(avatars).where(eq(avatars.id, id));
 		return row ?? null;
 	}
@@ -34,7 +53,7 @@ export class CatalogueRepository {
 		return rows.length > 0;
 	}
 
-	async listLangs(includeDisabled = false): Promise<LangRow[]> {
+	async listLangs(includeDisabled = false): Promise<LangRecord[]> {
 		const rows = await this.db.select().from(langs).orderBy(asc(langs.createdAt), asc(langs.id));
 		return includeDisabled ? rows : rows.filter((r) => r.enabled);
 	}

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm'
 import type { DbOrTx } from '../db/store.ts';
 import { outboxEvents, sessions, webhookAttempts, webhookDeliveries, webhookEndpoints, type DeliveryState } from '../db/schema.ts';
 import type { Env, WebhookEndpointRow } from './account.repository.ts';
-import type { OutboxEventRow } from './outbox.repository.ts';
+import type { OutboxEvent } from './outbox.repository.ts';
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type AttemptRow = typeof webhookAttempts.$inferSelect;
@@ -62,7 +62,7 @@ export class DeliveryRepository {
 	 * Locks up to `limit` events not yet dispatched, oldest first; rows another instance holds are
 	 * skipped. Call inside the transaction that dispatches them.
 	 */
-	async lockUndispatched(limit: number): Promise<OutboxEventRow[]> {
+	async lockUndispatched(limit: number): Promise<OutboxEvent[]> {
 		return this.db
 			.select()
 			.from(outboxEvents)
@@ -239,7 +239,7 @@ export class DeliveryRepository {
 		return rows.map((r) => ({ ...r.a, eventType: r.eventType }));
 	}
 
-	async findEvent(eventId: string): Promise<OutboxEventRow | null> {
+	async findEvent(eventId: string): Promise<OutboxEvent | null> {
 		const [row] = await this.db.select().from(outboxEvents).where(eq(outboxEvents.id, eventId));
 		return row ?? null;
 	}

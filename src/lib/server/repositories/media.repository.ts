@@ -2,7 +2,23 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/store.ts';
 import { media, videoChunks, videoRecordings, type MediaKind } from '../db/schema.ts';
 
-export type MediaRow = typeof media.$inferSelect;
+export type { MediaKind };
+
+/** A stored photo, document image or video; its bytes are in the media store under `storeKey`. */
+export interface MediaRecord {
+	id: string;
+	sessionId: string;
+	kind: MediaKind;
+	/** The node that captured it, when one did. */
+	nodeId: string | null;
+	/** Sniffed from the bytes, never taken from a request header. */
+	contentType: string;
+	size: number;
+	storeKey: string;
+	createdAt: number;
+	/** Bytes removed (session end without retainSessionMedia, or retention); the record stays. */
+	deletedAt: number | null;
+}
 export type VideoChunkRow = typeof videoChunks.$inferSelect;
 export type VideoRecordingRow = typeof videoRecordings.$inferSelect;
 
@@ -14,13 +30,13 @@ export class MediaRepository {
 		await this.db.insert(media).values(row);
 	}
 
-	async find(id: string): Promise<MediaRow | null> {
+	async find(id: string): Promise<MediaRecord | null> {
 		const [row] = await this.db.select().from(media).where(eq(media.id, id));
 		return row ?? null;
 	}
 
 	/** A session's media that still has its bytes, oldest first (optionally of some kinds). */
-	async listLive(sessionId: string, kinds?: MediaKind[]): Promise<MediaRow[]> {
+	async listLive(sessionId: string, kinds?: MediaKind[]): Promise<MediaRecord[]> {
 		const where = [eq(media.sessionId, sessionId), isNull(media.deletedAt)];
 		if (kinds?.length) where.push(inArray(media.kind, kinds));
 		return this.db.select().from(media).where(and(...where)).orderBy(asc(media.createdAt), asc(media.id));

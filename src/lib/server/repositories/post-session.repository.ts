@@ -1,9 +1,21 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { SessionReport, VideoAIAnalysis } from '#lib/domain/session/session.schema.ts';
 import type { DbOrTx } from '../db/store.ts';
-import { sessionAnalyses, sessionFinalizations } from '../db/schema.ts';
+import { sessionAnalyses, sessionFinalizations, type FinalizationState } from '../db/schema.ts';
 
-export type FinalizationRow = typeof sessionFinalizations.$inferSelect;
+/** A finished session's post-session work: where it stands and which steps are done. */
+export interface Finalization {
+	sessionId: string;
+	state: FinalizationState;
+	/** When it is due; while claimed, when the claim's lease runs out. */
+	dueAt: number;
+	attempts: number;
+	/** Names of the steps already done, so a retry after a crash resumes where it stopped. */
+	steps: string[];
+	lastError: string | null;
+	createdAt: number;
+	doneAt: number | null;
+}
 
 /** What each post-session analysis stores: the report's `videoAIAnalysis` and `aiAnalysis`. */
 export interface AnalysisResults {
@@ -24,7 +36,7 @@ export class PostSessionRepository {
 	}
 
 	/** Claims due work like the webhook worker does: SKIP LOCKED, and `due_at` moved on as the lease. */
-	async claimDue(now: number, leaseMs: number, limit: number): Promise<FinalizationRow[]> {
+	async claimDue(now: number, leaseMs: number, limit: number): Promise<Finalization[]> {
 		const result = await this.db.execute(sql`
 			with due as (
 				select session_id from session_finalizations
@@ -39,7 +51,7 @@ export class PostSessionRepository {
 			returning f.*`);
 		return rowsOf<Record<string, unknown>>(result).map((r) => ({
 			sessionId: String(r.session_id),
-			state: r.state as FinalizationRow['state'],
+			state: r.state as FinalizationState,
 			dueAt: Number(r.due_at),
 			attempts: Number(r.attempts),
 			steps: (typeof r.steps === 'string' ? JSON.parse(r.steps) : r.steps) as string[],
@@ -49,7 +61,7 @@ export class PostSessionRepository {
 		}));
 	}
 
-	async find(sessionId: string): Promise<FinalizationRow | null> {
+	async find(sessionId: string): Promise<Finalization | null> {
 		const [row] = await this.db.select().from(sessionFinalizations).where(eq(sessionFinalizations.sessionId, sessionId));
 		return row ?? null;
 	}

@@ -1,7 +1,7 @@
 import type { Avatar, Language } from '#lib/domain/session/session.schema.ts';
 import { LANG_TITLES, SUPPORTED_LANGS, type SupportedLang } from '#lib/domain/langs.ts';
 import type { Repos, UnitOfWork } from '../repositories/index.ts';
-import type { AvatarRow } from '../repositories/catalogue.repository.ts';
+import type { AvatarRecord } from '../repositories/catalogue.repository.ts';
 import { recordEvent } from './event.service.ts';
 
 /** The built-in avatars: illustrations that ship in static/avatars. */
@@ -9,7 +9,7 @@ export const BUILT_IN_AVATARS = [
 	{ id: 'ava', name: 'Ava', gender: 'female', image: '/avatars/ava.svg', voice: 'female', isDefault: true },
 	{ id: 'leo', name: 'Leo', gender: 'male', image: '/avatars/leo.svg', voice: 'male', isDefault: false },
 	{ id: 'sam', name: 'Sam', gender: 'unknown', image: '/avatars/sam.svg', voice: null, isDefault: false }
-] as const satisfies readonly Omit<AvatarRow, 'createdAt' | 'removedAt'>[];
+] as const satisfies readonly Omit<AvatarRecord, 'createdAt' | 'removedAt'>[];
 
 /** `GET /langs` and `GET /avatars`, and their changes through the CLI (which fire settings.* events). */
 export class CatalogueService {
@@ -43,7 +43,7 @@ export class CatalogueService {
 		return fallback ? this.toApiAvatar(fallback) : null;
 	}
 
-	toApiAvatar(a: AvatarRow): Avatar {
+	toApiAvatar(a: AvatarRecord): Avatar {
 		const imageUrl = /^https?:\/\//.test(a.image) ? a.image : `${this.deps.publicBaseUrl}${a.image}`;
 		return { id: a.id, name: a.name, gender: a.gender, imageUrl, createdAt: a.createdAt };
 	}

@@ -1,13 +1,12 @@
 import { ApiError } from '#lib/domain/errors.ts';
 import type { EventType, WebhookMedia } from '#lib/domain/webhook/webhook-event.schema.ts';
 import { newId, type ServerKeys } from '../crypto.ts';
-import type { MediaKind } from '../db/schema.ts';
 import { logger } from '../logger.ts';
 import { IMAGE_TYPES, sniffMediaType, SNIFF_BYTES, type SniffedMediaType } from '../media/magic-bytes.ts';
 import { RangeNotSatisfiableError, type ByteRange, type MediaBody, type MediaObject, type MediaStore } from '../media/media-store.ts';
 import { signMediaUrl, verifyMediaSignature } from '../media/signed-url.ts';
 import type { Repos, UnitOfWork } from '../repositories/index.ts';
-import type { MediaRow } from '../repositories/media.repository.ts';
+import type { MediaKind, MediaRecord } from '../repositories/media.repository.ts';
 import { recordEvent } from './event.service.ts';
 
 export type { MediaKind };
@@ -146,7 +145,7 @@ export class MediaService {
 	}
 
 	/** The spec's media object (events) with a freshly signed link. */
-	mediaObject(row: Pick<MediaRow, 'id' | 'createdAt' | 'contentType'>, now = this.deps.now()): WebhookMedia {
+	mediaObject(row: Pick<MediaRecord, 'id' | 'createdAt' | 'contentType'>, now = this.deps.now()): WebhookMedia {
 		const { url, expires } = this.signedUrl(row.id, now);
 		return { id: row.id, createdAt: row.createdAt, url, expires, contentType: row.contentType };
 	}
@@ -155,7 +154,7 @@ export class MediaService {
 	 * `GET /media/<id>?exp&sig`: checks the link first (403 whatever the id, so a bad link reveals
 	 * nothing), then the row (404 once its bytes are deleted), then reads the bytes, ranged if asked.
 	 */
-	async open(id: string, exp: string | null, sig: string | null, range?: { parse: (size: number) => ByteRange | null | 'unsatisfiable' }): Promise<{ row: MediaRow; object: MediaObject }> {
+	async open(id: string, exp: string | null, sig: string | null, range?: { parse: (size: number) => ByteRange | null | 'unsatisfiable' }): Promise<{ row: MediaRecord; object: MediaObject }> {
 		if (!verifyMediaSignature({ id, exp, sig, secret: this.deps.keys.mediaKey, now: this.deps.now() })) {
 			throw new ApiError('authentication_error', 'This media link is invalid or has expired; fetch the session again for a fresh one', { code: 'media_link_invalid', status: 403 });
 		}
@@ -183,7 +182,7 @@ export class MediaService {
 	}
 
 	/** Live media of a session (for the report). */
-	list(sessionId: string, kinds?: MediaKind[], repos: Repos = this.deps.uow.repos): Promise<MediaRow[]> {
+	list(sessionId: string, kinds?: MediaKind[], repos: Repos = this.deps.uow.repos): Promise<MediaRecord[]> {
 		return repos.media.listLive(sessionId, kinds);
 	}
 

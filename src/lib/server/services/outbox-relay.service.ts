@@ -1,12 +1,12 @@
 import { newId } from '../crypto.ts';
 import type { Repos, UnitOfWork } from '../repositories/index.ts';
-import type { OutboxEventRow } from '../repositories/outbox.repository.ts';
+import type { OutboxEvent } from '../repositories/outbox.repository.ts';
 
 /**
  * Something that reacts to outbox events inside the relay's transaction, so its reaction is
  * recorded exactly once together with the event being marked dispatched.
  */
-export type OutboxConsumer = (repos: Repos, events: OutboxEventRow[], now: number) => Promise<void>;
+export type OutboxConsumer = (repos: Repos, events: OutboxEvent[], now: number) => Promise<void>;
 
 /**
  * Reads the transactional outbox in order and hands each batch to its consumers: the webhook

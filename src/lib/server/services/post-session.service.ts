@@ -1,8 +1,8 @@
 import type { Session } from '#lib/domain/session/session.model.ts';
 import type { SessionReport } from '#lib/domain/session/session.schema.ts';
 import { logger } from '../logger.ts';
-import type { MediaRow } from '../repositories/media.repository.ts';
-import type { FinalizationRow } from '../repositories/post-session.repository.ts';
+import type { MediaRecord } from '../repositories/media.repository.ts';
+import type { Finalization } from '../repositories/post-session.repository.ts';
 import type { UnitOfWork } from '../repositories/index.ts';
 import type { VideoAnalyzer } from '../video/video-analyzer.ts';
 import { recordEvent } from './event.service.ts';
@@ -15,7 +15,7 @@ import { VIDEO_GRACE_MS, type VideoService } from './video.service.ts';
  * project's own models. Returning null means "nothing to report" (no screenshots, no face).
  */
 export interface ScreenshotAnalyzer {
-	analyse(input: { session: Session; screenshots: MediaRow[]; open: (m: MediaRow) => Promise<ReadableStream<Uint8Array> | null> }): Promise<NonNullable<SessionReport['aiAnalysis']> | null>;
+	analyse(input: { session: Session; screenshots: MediaRecord[]; open: (m: MediaRecord) => Promise<ReadableStream<Uint8Array> | null> }): Promise<NonNullable<SessionReport['aiAnalysis']> | null>;
 }
 
 /** The post-session steps, in order; each is recorded as done with what it produced. */
@@ -73,7 +73,7 @@ export class PostSessionService {
 		return ran;
 	}
 
-	private async finalize(row: FinalizationRow): Promise<void> {
+	private async finalize(row: Finalization): Promise<void> {
 		const repos = this.deps.uow.repos;
 		const steps = [...row.steps];
 		try {

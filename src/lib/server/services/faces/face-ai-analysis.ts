@@ -10,6 +10,7 @@ import { cosineSimilarity } from '#lib/face/embedding.ts';
 import { MATCH_THRESHOLD } from '#lib/domain/face/thresholds.ts';
 import { LIVENESS_THRESHOLD } from '#lib/face/face-thresholds.ts';
 import type { FaceEngine } from '../../biometrics/face-engine.ts';
+import type { MediaRecord } from '../../repositories/media.repository.ts';
 
 export type AiAnalysis = NonNullable<SessionReport['aiAnalysis']>;
 
@@ -124,12 +125,12 @@ export async function analyseFaceScreenshots(input: { images: readonly Uint8Arra
  */
 export function faceScreenshotAnalyzer(deps: { engine: () => Promise<FaceEngine>; nodeReports: (sessionId: string) => Promise<FaceNodeOutcome[]>; sex?: SexEstimator }) {
 	return {
-		async analyse(input: { session: { id: string }; screenshots: readonly unknown[]; open: (m: never) => Promise<ReadableStream<Uint8Array> | null> }): Promise<AiAnalysis | null> {
+		async analyse(input: { session: { id: string }; screenshots: readonly MediaRecord[]; open: (m: MediaRecord) => Promise<ReadableStream<Uint8Array> | null> }): Promise<AiAnalysis | null> {
 			const images: Uint8Array[] = [];
 			for (const m of input.screenshots) {
 				// Screenshots only: user photos are tight aligned crops (passive liveness needs the context).
-				if ((m as { kind?: string }).kind && (m as { kind?: string }).kind !== 'screenshot') continue;
-				const stream = await input.open(m as never);
+				if (m.kind !== 'screenshot') continue;
+				const stream = await input.open(m);
 				if (stream) images.push(new Uint8Array(await new Response(stream).arrayBuffer()));
 			}
 			return analyseFaceScreenshots({ images, reports: await deps.nodeReports(input.session.id), engine: await deps.engine(), sex: deps.sex });
