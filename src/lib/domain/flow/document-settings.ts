@@ -1,9 +1,10 @@
 import type { NodeOf } from './flow.schema.ts';
+import type { DocumentType } from './node-types.ts';
 
 /** The document_scan node's settings with defaults applied (the flow keeps what was sent). */
 export interface DocumentSettings {
 	scanningMode: 'SINGLE_SIDE' | 'MULTI_SIDE' | 'BARCODE';
-	allowedDocumentTypes: readonly string[];
+	allowedDocumentTypes: readonly DocumentType[];
 	showTorchButton: boolean;
 	showCameraSwitch: boolean;
 	/** Seconds from entering the node to `scanTimeout` (the server enforces it too). */

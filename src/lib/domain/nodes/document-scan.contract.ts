@@ -1,7 +1,7 @@
 // The document_scan node's contract: its settings with defaults, its outcomes, what the page receives
 // and what it uploads. Server and page both read the settings through it.
 import { z } from 'zod';
-import { FIXED_OUTCOME_KEYS, SCANNING_MODES } from '../flow/node-types.ts';
+import { DOCUMENT_TYPES, FIXED_OUTCOME_KEYS, SCANNING_MODES } from '../flow/node-types.ts';
 import { DOCUMENT_RETRY_REASONS, DOCUMENT_SIDES } from '../page/document-evidence.schema.ts';
 
 export { documentSettingsOf, sidesFor, DOCUMENT_SCAN_DEFAULTS, DOCUMENT_UPLOAD_GRACE_S, DOCUMENT_PORTRAIT_FIELD, type DocumentSettings } from '../flow/document-settings.ts';
@@ -14,7 +14,7 @@ export const documentViewPropsSchema = z.object({
 	available: z.literal(true),
 	settings: z.object({
 		scanningMode: z.enum(SCANNING_MODES),
-		allowedDocumentTypes: z.array(z.string()).readonly(),
+		allowedDocumentTypes: z.array(z.enum(DOCUMENT_TYPES)).readonly(),
 		showTorchButton: z.boolean(),
 		showCameraSwitch: z.boolean(),
 		timeoutSeconds: z.number()

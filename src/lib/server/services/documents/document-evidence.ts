@@ -14,7 +14,6 @@ import {
 	type DocumentClaim,
 	type DocumentSideName
 } from '#lib/domain/page/document-evidence.schema.ts';
-import type { MrtdType } from '#lib/documents/document-type.ts';
 import { formatZodIssues } from '#lib/domain/zod-issues.ts';
 import type { DocumentImageInput, ReadDocumentOptions, ReadDocumentResult } from '../../documents/document-reader.service.ts';
 import { logger } from '../../logger.ts';
@@ -92,7 +91,7 @@ export async function readDocumentUpload(read: DocumentReadFn, sessionId: string
 	}
 	const reading = await read(
 		uploads.map((u) => u.bytes),
-		{ mode: settings.scanningMode, allowedDocumentTypes: settings.allowedDocumentTypes as MrtdType[], now: new Date(receivedAt) }
+		{ mode: settings.scanningMode, allowedDocumentTypes: settings.allowedDocumentTypes, now: new Date(receivedAt) }
 	);
 	const serverMs = Math.round(performance.now() - started);
 	logger.debug({ sessionId, nodeId: node.id, status: reading.status, type: reading.documentType, ms: serverMs }, 'document evidence read');
