@@ -5,7 +5,7 @@
 import sharp from 'sharp';
 import { ApiError } from '#lib/domain/errors.ts';
 import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
-import { documentSettingsOf, sidesFor } from '#lib/domain/flow/document-settings.ts';
+import { documentSettingsOf, sidesFor } from '#lib/domain/nodes/document-scan.contract.ts';
 import {
 	DOCUMENT_IMAGE_MAX_PIXELS,
 	DOCUMENT_IMAGE_MAX_SIDE,

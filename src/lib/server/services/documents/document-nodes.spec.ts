@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '#lib/domain/errors.ts';
 import type { PageState } from '#lib/domain/page/page.schema.ts';
-import { DOCUMENT_SCAN_DEFAULTS } from '#lib/domain/flow/document-settings.ts';
+import { DOCUMENT_SCAN_DEFAULTS } from '#lib/domain/nodes/document-scan.contract.ts';
 import { STORE_KINDS, createTestApp, manualClock } from '../../../../../tests/helpers/test-store.ts';
 import { stillFrames } from '../../../../../tests/helpers/face-frames.ts';
 import type { ApiPrincipal } from '../../repositories/account.repository.ts';

@@ -4,7 +4,7 @@
 // reference) and ends the node. The time limit is the server's: a page that reports a timeout early is
 // refused, and an upload that arrives after the limit ends the node with `scanTimeout`.
 import { ApiError } from '#lib/domain/errors.ts';
-import { DOCUMENT_PORTRAIT_FIELD, DOCUMENT_UPLOAD_GRACE_S, documentSettingsOf, sidesFor } from '#lib/domain/flow/document-settings.ts';
+import { DOCUMENT_PORTRAIT_FIELD, DOCUMENT_UPLOAD_GRACE_S, documentSettingsOf, sidesFor } from '#lib/domain/nodes/document-scan.contract.ts';
 import type { DocumentRetryReason } from '#lib/domain/page/document-evidence.schema.ts';
 import { MAX_DOCUMENT_UPLOAD_BYTES, parseDocumentUpload, readDocumentUpload, type DocumentEvidence } from '../../documents/document-evidence.ts';
 import { judgeDocument } from '../../documents/document-verdict.ts';
