@@ -27,7 +27,7 @@ import { MediaFaceEvidenceSink } from './services/faces/media-face-evidence-sink
 import { LocalMediaStore } from './media/local-media-store.ts';
 import type { MediaStore } from './media/media-store.ts';
 import { MediaService } from './services/media.service.ts';
-import { MediaDocumentSink } from './services/documents/document-media.ts';
+import { MediaDocumentSink } from './documents/document-media.ts';
 import { readDocument } from './documents/document-reader.service.ts';
 import { OutboxRelay, webhookFanout } from './services/outbox-relay.service.ts';
 import { PostSessionService } from './services/post-session.service.ts';

@@ -15,10 +15,10 @@ import {
 	type DocumentSideName
 } from '#lib/domain/page/document-evidence.schema.ts';
 import { formatZodIssues } from '#lib/domain/zod-issues.ts';
-import type { DocumentImageInput, ReadDocumentOptions, ReadDocumentResult } from '../../documents/document-reader.service.ts';
-import { logger } from '../../logger.ts';
-import { IMAGE_TYPES, isAllowedMedia } from '../../media/magic-bytes.ts';
-import { base64Bytes } from '../faces/face-reference.ts';
+import type { DocumentImageInput, ReadDocumentOptions, ReadDocumentResult } from './document-reader.service.ts';
+import { logger } from '../logger.ts';
+import { IMAGE_TYPES, isAllowedMedia } from '../media/magic-bytes.ts';
+import { base64Bytes } from '../services/faces/face-reference.ts';
 
 export { MAX_DOCUMENT_EVIDENCE_BODY_BYTES as MAX_DOCUMENT_UPLOAD_BYTES } from '#lib/domain/page/document-evidence.schema.ts';
 
