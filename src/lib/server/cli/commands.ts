@@ -1,12 +1,8 @@
 import { parseArgs } from 'node:util';
 import { isSupportedLang, SUPPORTED_LANGS } from '#lib/domain/langs.ts';
 import type { App } from '../app.ts';
+import type { CliResult } from './cli-result.ts';
 import { WEBHOOK_DELIVERY_HELP, webhookDeliveryCommand } from './webhook-commands.ts';
-
-export interface CliResult {
-	code: number;
-	output: string;
-}
 
 const HELP = `Usage: npm run cli -- <group> <command> [options]
 
