@@ -92,6 +92,7 @@ export interface StartOptions {
 	webhookSend?: (input: SendWebhookInput) => Promise<SendWebhookResult>;
 }
 
+/** Builds every service in dependency order: no service is finished by a setter after it is built. */
 export async function createApp(config: Config, options: StartOptions = {}): Promise<App> {
 	const store = await openStore({ databaseUrl: config.DATABASE_URL, dataDir: options.inMemory ? undefined : config.dataDir });
 	const now = options.now ?? Date.now;
@@ -99,16 +100,18 @@ export async function createApp(config: Config, options: StartOptions = {}): Pro
 	const keys = new ServerKeys(config.SECRET_KEY ?? (await storedServerSecret(store, now)));
 	const accounts = new AccountService({ uow, keys, now });
 	const catalogue = new CatalogueService({ uow, now, publicBaseUrl: config.PUBLIC_BASE_URL });
+	const mediaStore = options.mediaStore ?? new LocalMediaStore(path.join(config.dataDir, 'media'));
+	const media = new MediaService({ uow, store: mediaStore, keys, now, publicBaseUrl: config.PUBLIC_BASE_URL });
+	const reports = new ReportService({ uow, media, now });
 	const sessions = new SessionService({
 		uow,
 		keys,
 		now,
 		publicBaseUrl: config.PUBLIC_BASE_URL,
-		clientSecretTtlMs: config.CLIENT_SECRET_TTL_S * 1000
+		clientSecretTtlMs: config.CLIENT_SECRET_TTL_S * 1000,
+		reportBuilder: reports.build
 	});
 	const otp = options.otp ?? createOtpDelivery({ smtpUrl: config.SMTP_URL, smtpFrom: config.SMTP_FROM, smsWebhookUrl: config.SMS_WEBHOOK_URL, uow, now });
-	const mediaStore = options.mediaStore ?? new LocalMediaStore(path.join(config.dataDir, 'media'));
-	const media = new MediaService({ uow, store: mediaStore, keys, now, publicBaseUrl: config.PUBLIC_BASE_URL });
 	const faceEvidence = options.faceEvidence ?? new MediaFaceEvidenceSink({ media, uow });
 	const faceTemplates = new FaceTemplateCache({ uow, keys });
 	const runner = new FlowRunner({ uow, keys, now, sessions, dialog: options.dialog ?? createDialogEngine(config, { logger }), otp, faces: { sink: faceEvidence, templates: faceTemplates }, documents: { sink: new MediaDocumentSink(media) } });
@@ -125,16 +128,12 @@ export async function createApp(config: Config, options: StartOptions = {}): Pro
 	});
 	const video = new VideoService({ uow, media, now });
 	const videoAnalyzer = new VideoAnalyzer({ ffmpeg: config.FFMPEG_PATH, ffprobe: config.FFPROBE_PATH }, now);
-	const postSession = new PostSessionService({ uow, now, media, video, videoAnalyzer });
 	// aiAnalysis from the face screenshots, with the server's face models (age and sex left out: README).
-	postSession.setScreenshotAnalyzer(faceScreenshotAnalyzer({ engine: getFaceEngine, nodeReports: (id) => uow.repos.runner.listNodeReports(id) }));
-	const relay = new OutboxRelay({ uow, now });
-	relay.addConsumer(webhookFanout);
-	relay.addConsumer(postSession.scheduler);
+	const screenshotAnalyzer = faceScreenshotAnalyzer({ engine: getFaceEngine, nodeReports: (id) => uow.repos.runner.listNodeReports(id) });
+	const postSession = new PostSessionService({ uow, now, media, video, videoAnalyzer, screenshotAnalyzer });
+	const relay = new OutboxRelay({ uow, now, consumers: [webhookFanout, postSession.scheduler] });
 	const webhooks = new WebhookDeliveryService({ uow, keys, now, publicBaseUrl: config.PUBLIC_BASE_URL, send: options.webhookSend });
 	const retention = new RetentionService({ uow, store: mediaStore, now, testDays: config.RETENTION_TEST_DAYS, liveDays: config.RETENTION_LIVE_DAYS });
-	const reports = new ReportService({ uow, media, now });
-	sessions.setReportBuilder(reports.build);
 	await catalogue.seed();
 	const app: App = {
 		config,

@@ -15,24 +15,26 @@ import { recordEvent } from './event.service.ts';
 
 export const API_VERSION = '1.0.18';
 
+/** Builds the extra parts of a session's report (transcript, node reports…): ReportService.build. */
+export type ReportBuilder = (row: SessionRow) => Promise<SessionReport | undefined>;
+
 export interface SessionServiceDeps {
 	uow: UnitOfWork;
 	keys: ServerKeys;
 	now: () => number;
 	publicBaseUrl: string;
 	clientSecretTtlMs: number;
+	/** Without one (a bare service in a test), a report has the language and an empty transcript. */
+	reportBuilder?: ReportBuilder;
 }
 
-/** Builds the extra parts of a session's report (transcript, node reports…); later issues fill it. */
-export type ReportBuilder = (row: SessionRow) => Promise<SessionReport | undefined>;
+const bareReport: ReportBuilder = async (row) => (row.status === 'created' ? undefined : { transcript: [], ...(row.lang ? { lang: row.lang as SessionReport['lang'] } : {}) });
 
 export class SessionService {
-	private reportBuilder: ReportBuilder = async (row) => (row.status === 'created' ? undefined : { transcript: [], ...(row.lang ? { lang: row.lang as SessionReport['lang'] } : {}) });
+	private readonly reportBuilder: ReportBuilder;
 
-	constructor(private readonly deps: SessionServiceDeps) {}
-
-	setReportBuilder(builder: ReportBuilder): void {
-		this.reportBuilder = builder;
+	constructor(private readonly deps: SessionServiceDeps) {
+		this.reportBuilder = deps.reportBuilder ?? bareReport;
 	}
 
 	/**
