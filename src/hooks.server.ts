@@ -25,7 +25,8 @@ export const init: ServerInit = async () => {
 		}
 		throw err;
 	}
-	const socket = app.store.kind === 'pglite' ? listenAdminSocket(app) : null;
+	// The embedded store belongs to this process, so the CLI asks it over a socket (admin-socket.ts).
+	const socket = app.health.storeKind === 'pglite' ? listenAdminSocket(app) : null;
 	// adapter-node emits this after SIGTERM/SIGINT once requests have drained: flush the store.
 	process.once('sveltekit:shutdown' as 'exit', async () => {
 		socket?.close();

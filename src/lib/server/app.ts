@@ -1,8 +1,6 @@
-import { eq } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config.ts';
 import { ServerKeys } from './crypto.ts';
-import { serverSecrets } from './db/schema.ts';
 import { openStore, type Store } from './db/store.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import { DemoService } from './services/demo.service.ts';
@@ -10,6 +8,7 @@ import { logger } from './logger.ts';
 import { unitOfWork, type UnitOfWork } from './repositories/index.ts';
 import { AccountService } from './services/account.service.ts';
 import { CatalogueService } from './services/catalogue.service.ts';
+import { HealthService } from './services/health.service.ts';
 import { SessionService } from './services/session.service.ts';
 import { SweeperService } from './services/sweeper.service.ts';
 import { PageService } from './services/page.service.ts';
@@ -17,6 +16,7 @@ import { FlowRunner } from './services/runner/runner.service.ts';
 import { createDialogEngine } from './services/dialog/index.ts';
 import type { DialogPort } from './services/runner/runner-deps.ts';
 import { createOtpDelivery, type OtpDelivery } from './services/otp/otp-delivery.ts';
+import { SandboxOutboxService } from './services/otp/sandbox-outbox.service.ts';
 import { startWorkers, type Workers } from './workers/index.ts';
 import { getFaceEngine } from './biometrics/face-engine.ts';
 import { safeFetchImage } from './http/safe-fetch.ts';
@@ -71,6 +71,10 @@ export interface App {
 	webhooks: WebhookDeliveryService;
 	retention: RetentionService;
 	reports: ReportService;
+	/** The sandbox outbox (passcodes of sandbox sessions) for integrators and the demo page. */
+	sandboxOutbox: SandboxOutboxService;
+	/** `GET /healthz`, and which store this instance runs on. */
+	health: HealthService;
 	workers: Workers;
 	close(): Promise<void>;
 }
@@ -97,7 +101,7 @@ export async function createApp(config: Config, options: StartOptions = {}): Pro
 	const store = await openStore({ databaseUrl: config.DATABASE_URL, dataDir: options.inMemory ? undefined : config.dataDir });
 	const now = options.now ?? Date.now;
 	const uow = unitOfWork(store);
-	const keys = new ServerKeys(config.SECRET_KEY ?? (await storedServerSecret(store, now)));
+	const keys = new ServerKeys(config.SECRET_KEY ?? (await storedServerSecret(uow, store.kind, now)));
 	const accounts = new AccountService({ uow, keys, now });
 	const catalogue = new CatalogueService({ uow, now, publicBaseUrl: config.PUBLIC_BASE_URL });
 	const mediaStore = options.mediaStore ?? new LocalMediaStore(path.join(config.dataDir, 'media'));
@@ -134,6 +138,8 @@ export async function createApp(config: Config, options: StartOptions = {}): Pro
 	const relay = new OutboxRelay({ uow, now, consumers: [webhookFanout, postSession.scheduler] });
 	const webhooks = new WebhookDeliveryService({ uow, keys, now, publicBaseUrl: config.PUBLIC_BASE_URL, send: options.webhookSend });
 	const retention = new RetentionService({ uow, store: mediaStore, now, testDays: config.RETENTION_TEST_DAYS, liveDays: config.RETENTION_LIVE_DAYS });
+	const sandboxOutbox = new SandboxOutboxService({ uow });
+	const health = new HealthService({ storeKind: store.kind, ping: () => store.query('select 1') });
 	await catalogue.seed();
 	const app: App = {
 		config,
@@ -161,6 +167,8 @@ export async function createApp(config: Config, options: StartOptions = {}): Pro
 		webhooks,
 		retention,
 		reports,
+		sandboxOutbox,
+		health,
 		workers: { stop: async () => {} },
 		async close() {
 			webhooks.stop();
@@ -177,15 +185,10 @@ export async function createApp(config: Config, options: StartOptions = {}): Pro
  * Without SECRET_KEY, the first instance to start generates the server secret and stores it, so
  * every instance on the same database agrees. Setting SECRET_KEY keeps it out of the database.
  */
-async function storedServerSecret(store: Store, now: () => number): Promise<string> {
-	await store.db
-		.insert(serverSecrets)
-		.values({ name: 'master', value: randomBytes(32).toString('hex'), createdAt: now() })
-		.onConflictDoNothing();
-	const [row] = await store.db.select().from(serverSecrets).where(eq(serverSecrets.name, 'master'));
-	if (!row) throw new Error('Could not read the server secret');
-	if (store.kind === 'postgres') logger.warn('SECRET_KEY is not set: using a server secret stored in the database; set SECRET_KEY in production');
-	return row.value;
+async function storedServerSecret(uow: UnitOfWork, storeKind: Store['kind'], now: () => number): Promise<string> {
+	const secret = await uow.repos.serverSecrets.findOrCreate('master', randomBytes(32).toString('hex'), now());
+	if (storeKind === 'postgres') logger.warn('SECRET_KEY is not set: using a server secret stored in the database; set SECRET_KEY in production');
+	return secret;
 }
 
 let current: App | undefined;

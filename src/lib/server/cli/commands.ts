@@ -110,7 +110,7 @@ export async function runCommand(app: App, argv: string[]): Promise<CliResult> {
 				return (await app.catalogue.removeAvatar(rest[0])) ? ok(`Removed ${rest[0]}; settings.avatars fired`) : fail(`No avatar '${rest[0]}'`);
 			}
 			case 'langs list': {
-				const rows = await app.uow.repos.catalogue.listLangs(true);
+				const rows = await app.catalogue.allLangs();
 				return ok(table([['LANG', 'TITLE', 'ENABLED'], ...rows.map((l) => [l.id, l.title, l.enabled ? 'yes' : 'no'])]));
 			}
 			case 'langs enable':

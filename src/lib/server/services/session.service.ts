@@ -15,6 +15,9 @@ import { recordEvent } from './event.service.ts';
 
 export const API_VERSION = '1.0.18';
 
+/** How long an Idempotency-Key of `POST /sessions` is remembered. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+
 /** Builds the extra parts of a session's report (transcript, node reports…): ReportService.build. */
 export type ReportBuilder = (row: SessionRow) => Promise<SessionReport | undefined>;
 
@@ -138,6 +141,11 @@ export class SessionService {
 		}
 		if (query.includeTotalCount) response.totalCount = await repo.count(principal.accountId, principal.env, query);
 		return response;
+	}
+
+	/** Forgets Idempotency-Keys older than IDEMPOTENCY_TTL_MS (the `idempotency-keys-expiry` job). */
+	async expireIdempotencyKeys(): Promise<number> {
+		return this.deps.uow.repos.idempotency.deleteOlderThan(this.deps.now() - IDEMPOTENCY_TTL_MS);
 	}
 
 	/**
