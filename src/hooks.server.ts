@@ -54,7 +54,7 @@ export const handle: Handle = async ({ event, resolve }) => {
 	} else {
 		response = await resolve(event, { transformPageChunk: ({ html }) => html.replace('%lang%', event.locals.lang ?? 'en') });
 		if (response.headers.get('content-type')?.startsWith('text/html')) {
-			for (const [name, value] of Object.entries(await pageHeaders(getApp(), event.url))) {
+			for (const [name, value] of Object.entries(await pageHeaders(getApp(), event.url, event.locals.frameAncestors))) {
 				if (name === 'content-security-policy') response.headers.append(name, value);
 				else response.headers.set(name, value);
 			}
