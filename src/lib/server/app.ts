@@ -41,12 +41,13 @@ import { VideoAnalyzer } from './video/video-analyzer.ts';
 import type { SendWebhookInput, SendWebhookResult } from './webhooks/webhook-sender.ts';
 import path from 'node:path';
 
-/** Everything a request handler may use, built once at start-up. */
+/**
+ * Everything a request handler, a hook, a job or the CLI may use, built once at start-up: the
+ * configuration and the services. The store, its unit of work and the repositories stay inside
+ * the services (routes call services only).
+ */
 export interface App {
 	config: Config;
-	store: Store;
-	uow: UnitOfWork;
-	keys: ServerKeys;
 	now: () => number;
 	accounts: AccountService;
 	catalogue: CatalogueService;
@@ -57,15 +58,11 @@ export interface App {
 	faces: FaceEvidenceService;
 	/** document_scan uploads (the evidence route calls `documents.submit` for document nodes). */
 	documents: DocumentEvidenceService;
-	/** Where face captures and screenshots go (the media service). */
-	faceEvidence: FaceEvidenceSink;
-	faceTemplates: FaceTemplateCache;
 	sweeper: SweeperService;
 	rateLimiter: RateLimiter;
 	demo: DemoService;
 	media: MediaService;
 	video: VideoService;
-	videoAnalyzer: VideoAnalyzer;
 	postSession: PostSessionService;
 	relay: OutboxRelay;
 	webhooks: WebhookDeliveryService;
@@ -75,8 +72,20 @@ export interface App {
 	sandboxOutbox: SandboxOutboxService;
 	/** `GET /healthz`, and which store this instance runs on. */
 	health: HealthService;
-	workers: Workers;
+	/** Stops the workers and closes the store. */
 	close(): Promise<void>;
+}
+
+/**
+ * What stays inside the app, handed out by assembleApp only: the store suites set up and read
+ * state through the unit of work (tests/helpers/test-store.ts). Routes never see it.
+ */
+export interface AppInternals {
+	store: Store;
+	uow: UnitOfWork;
+	keys: ServerKeys;
+	/** Where face captures and screenshots go (the media service). */
+	faceEvidence: FaceEvidenceSink;
 }
 
 export interface StartOptions {
@@ -96,8 +105,15 @@ export interface StartOptions {
 	webhookSend?: (input: SendWebhookInput) => Promise<SendWebhookResult>;
 }
 
-/** Builds every service in dependency order: no service is finished by a setter after it is built. */
 export async function createApp(config: Config, options: StartOptions = {}): Promise<App> {
+	return (await assembleApp(config, options)).app;
+}
+
+/**
+ * Builds every service in dependency order (no service is finished by a setter after it is
+ * built), and returns the app with what stays inside it.
+ */
+export async function assembleApp(config: Config, options: StartOptions = {}): Promise<{ app: App; internals: AppInternals }> {
 	const store = await openStore({ databaseUrl: config.DATABASE_URL, dataDir: options.inMemory ? undefined : config.dataDir });
 	const now = options.now ?? Date.now;
 	const uow = unitOfWork(store);
@@ -141,11 +157,9 @@ export async function createApp(config: Config, options: StartOptions = {}): Pro
 	const sandboxOutbox = new SandboxOutboxService({ uow });
 	const health = new HealthService({ storeKind: store.kind, ping: () => store.query('select 1') });
 	await catalogue.seed();
+	let workers: Workers = { stop: async () => {} };
 	const app: App = {
 		config,
-		store,
-		uow,
-		keys,
 		now,
 		accounts,
 		catalogue,
@@ -154,14 +168,11 @@ export async function createApp(config: Config, options: StartOptions = {}): Pro
 		pages,
 		faces,
 		documents,
-		faceEvidence,
-		faceTemplates,
 		sweeper,
 		rateLimiter,
 		demo,
 		media,
 		video,
-		videoAnalyzer,
 		postSession,
 		relay,
 		webhooks,
@@ -169,16 +180,15 @@ export async function createApp(config: Config, options: StartOptions = {}): Pro
 		reports,
 		sandboxOutbox,
 		health,
-		workers: { stop: async () => {} },
 		async close() {
 			webhooks.stop();
 			postSession.stop();
-			await app.workers.stop();
+			await workers.stop();
 			await store.close();
 		}
 	};
-	if (options.workers ?? config.WORKERS) app.workers = startWorkers(app);
-	return app;
+	if (options.workers ?? config.WORKERS) workers = startWorkers(app);
+	return { app, internals: { store, uow, keys, faceEvidence } };
 }
 
 /**
