@@ -1,5 +1,5 @@
 import { bigint, bigserial, index, integer, jsonb, pgTable, primaryKey, text, boolean } from 'drizzle-orm/pg-core';
-import { sessions } from './schema.ts';
+import { sessions } from './schema.core.ts';
 
 /* Tables of the hosted page's runner: page tokens, handoffs, transcript, node reports, OTP. */
 

@@ -9,6 +9,7 @@ import { OutboxRepository } from './outbox.repository.ts';
 import { PostSessionRepository } from './post-session.repository.ts';
 import { RetentionRepository } from './retention.repository.ts';
 import { RunnerRepository } from './runner.repository.ts';
+import { ServerSecretRepository } from './server-secret.repository.ts';
 import { SessionRepository } from './session.repository.ts';
 
 /** Every repository bound to one handle: the database, or one transaction. */
@@ -24,6 +25,7 @@ export interface Repos {
 	media: MediaRepository;
 	postSession: PostSessionRepository;
 	retention: RetentionRepository;
+	serverSecrets: ServerSecretRepository;
 }
 
 export const reposFor = (db: DbOrTx): Repos => ({
@@ -37,7 +39,8 @@ export const reposFor = (db: DbOrTx): Repos => ({
 	delivery: new DeliveryRepository(db),
 	media: new MediaRepository(db),
 	postSession: new PostSessionRepository(db),
-	retention: new RetentionRepository(db)
+	retention: new RetentionRepository(db),
+	serverSecrets: new ServerSecretRepository(db)
 });
 
 /**

@@ -7,6 +7,7 @@ export type PhraseRow = typeof phrases.$inferSelect;
 export type NodeReportRow = typeof nodeReports.$inferSelect;
 export type OtpRow = typeof otpCodes.$inferSelect;
 export type SandboxMessageRow = typeof sandboxMessages.$inferSelect;
+export type HandoffRow = typeof handoffs.$inferSelect;
 
 /** Storage of the hosted page's runner: tokens, handoffs, transcript, node reports, passcodes. */
 export class RunnerRepository {
@@ -43,7 +44,7 @@ export class RunnerRepository {
 		return rows[0]?.sessionId ?? null;
 	}
 
-	async findHandoff(hash: string) {
+	async findHandoff(hash: string): Promise<HandoffRow | null> {
 		const [row] = await this.db.select().from(handoffs).where(eq(handoffs.hash, hash));
 		return row ?? null;
 	}
