@@ -1,9 +1,10 @@
-// `npm run check:cycles`: the import cycles in src/, file by file and folder by folder (src/lib/*).
+// `npm run check:cycles`: the import cycles in src/, file by file and folder by folder (src/lib/*),
+// and imports that point a layer the wrong way (LAYER_RULES).
 // madge does the file part, but it is another dependency and it does not read `#lib/…` (package.json
 // "imports") or the <script> blocks of .svelte files the way this project writes them; the
 // TypeScript compiler that is already installed parses both. Exit 1 when a file-level cycle exists.
 //
-//   node scripts/check-cycles.js [--root DIR] [--json]
+//   node scripts/check-cycles.js [--root DIR] [--json] [--quiet]
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,7 +15,8 @@ import ts from 'typescript';
 /** @typedef {{ files: string[], kinds: EdgeKind[] }} Cycle */
 /**
  * @typedef {{ folders: string[], hops: Array<{ from: string, to: string, edges: Edge[] }> }} FolderCycle
- * @typedef {{ root: string, files: number, fileCycles: Cycle[], folderCycles: FolderCycle[], unresolved: Array<{ file: string, specifier: string }>, truncated: boolean }} CycleReport
+ * @typedef {{ rule: string, from: string, to: string }} LayerViolation
+ * @typedef {{ root: string, files: number, fileCycles: Cycle[], folderCycles: FolderCycle[], layers: LayerViolation[], unresolved: Array<{ file: string, specifier: string }>, truncated: boolean }} CycleReport
  */
 
 /** A static import outweighs a dynamic one, which outweighs a type-only one (erased at build time). */
@@ -23,6 +25,46 @@ const STRENGTH = { static: 2, dynamic: 1, type: 0 };
 const MAX_CYCLES = 500;
 const EXTENSIONS = ['.ts', '.js', '.svelte', '.svelte.ts', '.svelte.js', '/index.ts', '/index.js'];
 const SCRIPT_BLOCK = /<script\b[^>]*>([\s\S]*?)<\/script>/g;
+
+/** @param {string} file */
+const isSpec = (file) => /\.(spec|test)\.ts$/.test(file);
+/** Code the browser runs: it must never reach server modules (secrets, the store, native engines). */
+const PAGE_FOLDERS = ['src/lib/camera/', 'src/lib/nodes/', 'src/lib/flow/', 'src/lib/components/'];
+
+/**
+ * Which way the layers point. domain/ is the bottom (pure, isomorphic: schemas and rules); face/ is the
+ * face pipeline both sides run; server/ and the page folders sit on top and never import each other.
+ * Specs are exempt (a parity test may compare the browser's runtime with the server's).
+ * @type {Array<{ name: string, applies: (file: string) => boolean, allows: (target: string) => boolean }>}
+ */
+export const LAYER_RULES = [
+	{ name: 'domain imports only domain', applies: (f) => f.startsWith('src/lib/domain/'), allows: (t) => t.startsWith('src/lib/domain/') },
+	{ name: 'face/ imports only domain and face', applies: (f) => f.startsWith('src/lib/face/'), allows: (t) => t.startsWith('src/lib/domain/') || t.startsWith('src/lib/face/') },
+	{ name: 'server code does not import page code', applies: (f) => f.startsWith('src/lib/server/'), allows: (t) => !PAGE_FOLDERS.some((p) => t.startsWith(p)) },
+	{ name: 'page code does not import server code', applies: (f) => PAGE_FOLDERS.some((p) => f.startsWith(p)) || /^src\/routes\/.*\.svelte$/.test(f), allows: (t) => !t.startsWith('src/lib/server/') }
+];
+
+/**
+ * Imports that break a layer rule (type-only ones too: a type names what a layer depends on).
+ * @param {Map<string, Map<string, EdgeKind>>} graph
+ * @param {string} root
+ * @returns {LayerViolation[]}
+ */
+function layerViolations(graph, root) {
+	/** @type {LayerViolation[]} */
+	const out = [];
+	for (const [file, targets] of graph) {
+		const from = rel(root, file);
+		if (isSpec(from)) continue;
+		for (const rule of LAYER_RULES.filter((r) => r.applies(from))) {
+			for (const target of targets.keys()) {
+				const to = rel(root, target);
+				if (!rule.allows(to)) out.push({ rule: rule.name, from, to });
+			}
+		}
+	}
+	return out.sort((a, b) => a.from.localeCompare(b.from) || a.to.localeCompare(b.to));
+}
 
 /**
  * The project's file and folder import cycles under `root/src`.
@@ -56,7 +98,7 @@ export function checkCycles({ root, src = 'src' }) {
 
 	const found = elementaryCycles(graph, MAX_CYCLES);
 	const fileCycles = found.cycles.map((c) => ({ files: c.map((f) => rel(root, f)), kinds: c.map((f, i) => /** @type {EdgeKind} */ (graph.get(f)?.get(c[(i + 1) % c.length]))) }));
-	return { root, files: files.length, fileCycles: sortCycles(fileCycles), folderCycles: folderCycles(graph, path.join(srcDir, 'lib'), root), unresolved, truncated: found.truncated };
+	return { root, files: files.length, fileCycles: sortCycles(fileCycles), folderCycles: folderCycles(graph, path.join(srcDir, 'lib'), root), layers: layerViolations(graph, root), unresolved, truncated: found.truncated };
 }
 
 /**
@@ -342,6 +384,9 @@ export function formatReport(report) {
 			lines.push(`       ${hop.from} → ${hop.to}: ${first.from}${arrow(first.kind)}${first.to}${more}`);
 		}
 	});
+	lines.push('');
+	lines.push(report.layers.length ? `Imports against the layers: ${report.layers.length}` : 'Imports against the layers: none');
+	for (const v of report.layers) lines.push(`  ${v.from} → ${v.to} (${v.rule})`);
 	if (report.unresolved.length) {
 		lines.push('');
 		lines.push(`Imports of project files that name no file: ${report.unresolved.length}`);
@@ -355,6 +400,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
 	const at = args.indexOf('--root');
 	const root = at >= 0 && args[at + 1] ? path.resolve(args[at + 1]) : path.resolve(import.meta.dirname, '..');
 	const report = checkCycles({ root });
-	console.log(args.includes('--json') ? JSON.stringify(report, null, 2) : formatReport(report));
-	process.exitCode = report.fileCycles.length ? 1 : 0;
+	const failed = report.fileCycles.length > 0 || report.layers.length > 0;
+	// --quiet (npm run check): one line when all is well, the whole report when not.
+	if (args.includes('--quiet') && !failed) console.log(`check-cycles: ${report.files} files, no import cycle, no import against the layers`);
+	else console.log(args.includes('--json') ? JSON.stringify(report, null, 2) : formatReport(report));
+	process.exitCode = failed ? 1 : 0;
 }

@@ -35,7 +35,7 @@ describe('check-cycles', () => {
 			'src/routes/verify/+page.svelte': `<script lang="ts">\n\timport { NODES } from '#lib/nodes/node-registry.ts';\n\timport { page } from '$app/state';\n</script>`
 		});
 		const report = checkCycles({ root });
-		expect(report).toMatchObject({ files: 5, fileCycles: [], folderCycles: [], unresolved: [] });
+		expect(report).toMatchObject({ files: 5, fileCycles: [], folderCycles: [], layers: [], unresolved: [] });
 		const result = run(root);
 		expect(result.status).toBe(0);
 		expect(result.stdout).toContain('File-level import cycles: none');
@@ -78,5 +78,27 @@ describe('check-cycles', () => {
 			{ file: 'src/lib/a.ts', specifier: './missing.ts' },
 			{ file: 'src/lib/a.ts', specifier: '#lib/nowhere.ts' }
 		]);
+	});
+
+	it('fails an import that points a layer the wrong way, and lets specs compare sides', () => {
+		const root = tree({
+			'src/lib/domain/rules.ts': `import { detect } from '#lib/face/detect.ts';\nexport const MAX = detect();`,
+			'src/lib/face/detect.ts': `import type { Camera } from '#lib/camera/camera.ts';\nexport const detect = (c?: Camera) => 3;`,
+			'src/lib/camera/camera.ts': `export type Camera = { on: boolean };`,
+			'src/lib/server/secret.ts': `import type { Camera } from '#lib/camera/camera.ts';\nexport const KEY = 'k' as string & Partial<Camera>;`,
+			'src/lib/server/parity.spec.ts': `import type { Camera } from '#lib/camera/camera.ts';\nexport const c: Camera = { on: true };`,
+			'src/lib/nodes/email/email-node.svelte': `<script lang="ts">\n\timport { KEY } from '#lib/server/secret.ts';\n</script>\n<p>{KEY}</p>`
+		});
+		const report = checkCycles({ root });
+		expect(report.fileCycles).toEqual([]);
+		expect(report.layers).toEqual([
+			{ rule: 'domain imports only domain', from: 'src/lib/domain/rules.ts', to: 'src/lib/face/detect.ts' },
+			{ rule: 'face/ imports only domain and face', from: 'src/lib/face/detect.ts', to: 'src/lib/camera/camera.ts' },
+			{ rule: 'page code does not import server code', from: 'src/lib/nodes/email/email-node.svelte', to: 'src/lib/server/secret.ts' },
+			{ rule: 'server code does not import page code', from: 'src/lib/server/secret.ts', to: 'src/lib/camera/camera.ts' }
+		]);
+		const result = run(root);
+		expect(result.status).toBe(1);
+		expect(result.stdout).toContain('Imports against the layers: 4');
 	});
 });
