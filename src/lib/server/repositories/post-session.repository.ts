@@ -74,7 +74,9 @@ export class PostSessionRepository {
 			.where(and(eq(sessionFinalizations.sessionId, sessionId), eq(sessionFinalizations.state, 'pending'), eq(sessionFinalizations.attempts, 0)));
 	}
 
-	async saveAnalysis(sessionId: string, kind: AnalysisKind, result: Record<string, unknown>, at: number): Promise<void> {
+	/** Any JSON-shaped result (an analysis is a typed object; the column keeps it as JSON). */
+	async saveAnalysis(sessionId: string, kind: AnalysisKind, analysis: object, at: number): Promise<void> {
+		const result: Record<string, unknown> = { ...analysis };
 		await this.db
 			.insert(sessionAnalyses)
 			.values({ sessionId, kind, result, createdAt: at })

@@ -118,7 +118,7 @@ export class PostSessionService {
 					: null;
 				const analysis = await this.deps.videoAnalyzer.analyse(open);
 				await uow.transaction(async (tx) => {
-					await tx.postSession.saveAnalysis(session.id, 'video', analysis as unknown as Record<string, unknown>, analysis.createdAt);
+					await tx.postSession.saveAnalysis(session.id, 'video', analysis, analysis.createdAt);
 					await recordEvent(tx, { type: 'analysis.video', sessionId: session.id, accountId: session.accountId, env: session.env, at: this.deps.now() });
 					await tx.postSession.setSteps(session.id, done);
 				});
