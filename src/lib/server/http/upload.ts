@@ -1,8 +1,5 @@
-import type { RequestEvent } from '@sveltejs/kit';
 import { ApiError } from '#lib/domain/errors.ts';
-import { getApp, type App } from '../app.ts';
-import type { PagePrincipal } from '../services/page.service.ts';
-import { tooLarge, type MediaInfo, type MediaKind } from '../services/media.service.ts';
+import { tooLarge } from '../services/media.service.ts';
 
 /**
  * Reads a raw upload body with a cap counted while streaming (Content-Length is checked first but
@@ -35,15 +32,4 @@ export async function readUpload(request: Request, maxBytes: number): Promise<Ui
 		throw new ApiError('validation_error', 'The upload was interrupted; send it again', { code: 'conflict', status: 400 });
 	}
 	return new Uint8Array(Buffer.concat(chunks));
-}
-
-/**
- * The upload helper for hosted-page endpoints (face evidence, document photos, screenshots): the
- * media service decides who may upload and when (`media.ingestFromPage`); this reads the body under
- * the kind's cap. Records the media and fires `media.user_photo` / `media.document_photo` in one
- * transaction. For an upload that must be recorded in the same transaction as a node result, call
- * `app.media.put` and then `app.media.record(repos, stored)` inside that transaction instead.
- */
-export async function pageUpload(event: Pick<RequestEvent, 'request'>, principal: PagePrincipal, options: { kind: MediaKind; nodeId?: string }, app: App = getApp()): Promise<MediaInfo> {
-	return app.media.ingestFromPage(principal, options, (maxBytes) => readUpload(event.request, maxBytes));
 }

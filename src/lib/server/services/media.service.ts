@@ -140,21 +140,6 @@ export class MediaService {
 		}
 	}
 
-	/**
-	 * An upload from the hosted page (face evidence, document photos, screenshots): only the device
-	 * running the session may upload, only while it runs, and the body is read only then. The
-	 * principal is the page token's (PageService.authenticate).
-	 */
-	async ingestFromPage(principal: { sessionId: string; role: 'primary' | 'observer' }, input: { kind: MediaKind; nodeId?: string | null }, readBytes: (maxBytes: number) => Promise<Uint8Array>): Promise<MediaInfo> {
-		if (principal.role !== 'primary') {
-			throw new ApiError('validation_error', 'This device only follows the verification; it continues on the other device', { code: 'node_not_current', status: 409 });
-		}
-		const session = await this.deps.uow.repos.sessions.findById(principal.sessionId);
-		if (!session || session.status !== 'inProgress') throw new ApiError('validation_error', 'This verification is already finished', { code: 'session_finished', status: 409 });
-		const bytes = await readBytes(MEDIA_MAX_BYTES[input.kind]);
-		return this.ingest({ sessionId: principal.sessionId, kind: input.kind, bytes, nodeId: input.nodeId ?? null });
-	}
-
 	/** A signed download link for a media id, valid 15 minutes from `now`. */
 	signedUrl(id: string, now = this.deps.now()): { url: string; expires: number } {
 		return signMediaUrl({ id, secret: this.deps.keys.mediaKey, now, baseUrl: this.deps.publicBaseUrl });
