@@ -14,7 +14,7 @@ import { stillFrames } from '../../../../tests/helpers/face-frames.ts';
 import type { ApiPrincipal } from '../repositories/account.repository.ts';
 import type { PagePrincipal } from '../services/page.service.ts';
 
-const DOCS = path.resolve(import.meta.dirname, '../../../../../tests/fixtures/documents');
+const DOCS = path.resolve(import.meta.dirname, '../../../../tests/fixtures/documents');
 const doc = (name: string) => readFileSync(path.join(DOCS, name)).toString('base64');
 const SLOW = 180_000;
 
