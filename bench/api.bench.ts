@@ -6,7 +6,7 @@
 import http from 'node:http';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createApp } from '#lib/server/app.ts';
+import { assembleApp } from '#lib/server/app.ts';
 import { parseConfig } from '#lib/server/config.ts';
 import { createScratchDatabase } from '../tests/helpers/test-store.ts';
 import { freePort, startServer } from '../tests/helpers/server.ts';
@@ -20,13 +20,14 @@ const KEY = 'sk_test_BenchBenchBenchBenchBench0001';
 const LIST_QUERY = '/api/sessions?limit=100&status=complete';
 
 async function seed(env: Record<string, string>, dataDir: string): Promise<void> {
-	const app = await createApp(parseConfig({ ...env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', SECRET_KEY: 'bench-secret-0123456789abcdef0123456789' }), { workers: false });
+	// The seeding clones rows in SQL, so it takes the store that routes never see.
+	const { app, internals } = await assembleApp(parseConfig({ ...env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', SECRET_KEY: 'bench-secret-0123456789abcdef0123456789' }), { workers: false });
 	try {
 		await app.accounts.seedKeys([KEY]);
 		const principal = (await app.accounts.authenticate(KEY))!;
 		const { result } = await app.sessions.create(principal, createBody({ clientReferenceId: 'template', metadata: { customer: 'Bench Customer', plan: 'gold' } }));
 		// Clone the template in SQL: 100 000 API calls would benchmark the seeding, not the list.
-		await app.store.query(
+		await internals.store.query(
 			`insert into sessions (id, account_id, env, status, status_rank, created_at, started_at, finished_at, finished_sort, updated_at, client_reference_id, flow_id, settings, flow, search_text, version, step)
 			 select 'ses_bench' || g, s.account_id, s.env,
 			        (array['created','inProgress','complete','incomplete'])[1 + g % 4], g % 4,
@@ -38,11 +39,11 @@ async function seed(env: Record<string, string>, dataDir: string): Promise<void>
 			   from sessions s, generate_series(1, $1::int - 1) g where s.id = $2`,
 			[SESSIONS, result.session.id]
 		);
-		await app.store.query(
+		await internals.store.query(
 			`insert into client_secrets (session_id, hash, sealed, created_at, expire_at)
 			 select id, md5(id) || md5(id || 'x'), 'v1.x.x.x', created_at, created_at + 86400000 from sessions where id like 'ses_bench%'`
 		);
-		await app.store.query('analyze');
+		await internals.store.query('analyze');
 	} finally {
 		await app.close();
 	}

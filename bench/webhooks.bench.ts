@@ -15,7 +15,7 @@ import http from 'node:http';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { createApp, type App } from '#lib/server/app.ts';
+import { assembleApp } from '#lib/server/app.ts';
 import { parseConfig } from '#lib/server/config.ts';
 import { recordEvent } from '#lib/server/services/event.service.ts';
 import { createScratchDatabase } from '../tests/helpers/test-store.ts';
@@ -137,13 +137,14 @@ async function outboxLatency(kind: 'pglite' | 'postgres'): Promise<Latency> {
 		env.DATABASE_URL = db.url;
 		drop = db.drop;
 	}
-	const app: App = await createApp(parseConfig(env), { inMemory: true, workers: false });
+	// The status changes are timed at the unit of work, below the services.
+	const { app, internals } = await assembleApp(parseConfig(env), { inMemory: true, workers: false });
 	try {
 		const principal = (await app.accounts.authenticate((await app.accounts.createApiKey(await app.accounts.createAccount('Bench'), 'test')).key))!;
 		const ids: string[] = [];
 		for (let i = 0; i < 50; i++) ids.push((await app.sessions.create(principal, createBody({ clientReferenceId: `lat-${i}` }))).result.session.id);
 		const change = (id: string, withOutbox: boolean) =>
-			app.uow.transaction(async (repos) => {
+			internals.uow.transaction(async (repos) => {
 				const row = await repos.sessions.lockById(id);
 				const at = Date.now();
 				await repos.sessions.update(id, { updatedAt: at, lastActivityAt: at });

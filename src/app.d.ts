@@ -8,8 +8,10 @@ declare global {
 			/** Set by `handle` for authenticated /api requests. */
 			principal?: ApiPrincipal;
 			rateLimit?: RateLimitDecision;
-		/** Interface language of a hosted page response (the html lang attribute). */
-		lang?: string;
+			/** Interface language of a hosted page response (the html lang attribute). */
+			lang?: string;
+			/** Who may frame this `/verify` response, from its load's look at the link (page-headers.ts). */
+			frameAncestors?: string[];
 		}
 		/** Shallow history entries of the hosted page: the session step each entry was pushed for. */
 		interface PageState {

@@ -25,7 +25,8 @@ export const init: ServerInit = async () => {
 		}
 		throw err;
 	}
-	const socket = app.store.kind === 'pglite' ? listenAdminSocket(app) : null;
+	// The embedded store belongs to this process, so the CLI asks it over a socket (admin-socket.ts).
+	const socket = app.health.storeKind === 'pglite' ? listenAdminSocket(app) : null;
 	// adapter-node emits this after SIGTERM/SIGINT once requests have drained: flush the store.
 	process.once('sveltekit:shutdown' as 'exit', async () => {
 		socket?.close();
@@ -53,7 +54,7 @@ export const handle: Handle = async ({ event, resolve }) => {
 	} else {
 		response = await resolve(event, { transformPageChunk: ({ html }) => html.replace('%lang%', event.locals.lang ?? 'en') });
 		if (response.headers.get('content-type')?.startsWith('text/html')) {
-			for (const [name, value] of Object.entries(await pageHeaders(getApp(), event.url))) {
+			for (const [name, value] of Object.entries(await pageHeaders(getApp(), event.url, event.locals.frameAncestors))) {
 				if (name === 'content-security-policy') response.headers.append(name, value);
 				else response.headers.set(name, value);
 			}

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { parseConfig, type Config } from '#lib/server/config.ts';
-import { createApp, type App } from '#lib/server/app.ts';
+import { assembleApp, type App, type AppInternals } from '#lib/server/app.ts';
 
 /** Store kinds the store suites run on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export const STORE_KINDS: ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
@@ -30,8 +30,11 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 	return parseConfig({ LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://veriflow.test', SECRET_KEY: 'x'.repeat(40), WORKERS: 'false', ...overrides });
 }
 
-/** An app on a fresh store of the given kind, with a controllable clock. */
-export async function createTestApp(kind: 'pglite' | 'postgres', overrides: Record<string, string> = {}, now?: () => number): Promise<App & { dispose: () => Promise<void> }> {
+/**
+ * An app on a fresh store of the given kind, with a controllable clock. The store suites also get
+ * what routes never see (the unit of work, the store, the keys) to set up and read state.
+ */
+export async function createTestApp(kind: 'pglite' | 'postgres', overrides: Record<string, string> = {}, now?: () => number): Promise<App & AppInternals & { dispose: () => Promise<void> }> {
 	let drop = async () => {};
 	const env = { ...overrides };
 	if (kind === 'postgres') {
@@ -39,8 +42,8 @@ export async function createTestApp(kind: 'pglite' | 'postgres', overrides: Reco
 		env.DATABASE_URL = scratch.url;
 		drop = scratch.drop;
 	}
-	const app = await createApp(testConfig(env), { inMemory: true, now, workers: false });
-	return Object.assign(app, {
+	const { app, internals } = await assembleApp(testConfig(env), { inMemory: true, now, workers: false });
+	return Object.assign(app, internals, {
 		async dispose() {
 			await app.close();
 			await drop();

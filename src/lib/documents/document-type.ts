@@ -1,17 +1,8 @@
 import { z } from 'zod';
+import { DOCUMENT_TYPES } from '#lib/domain/flow/node-types.ts';
 
-/** Document types of the spec's `allowedDocumentTypes` (spelling as in the spec, `IDENITY` included). */
-export const MRTD_TYPES = [
-	'MRTD_TYPE_UNKNOWN',
-	'MRTD_TYPE_IDENITY_CARD',
-	'MRTD_TYPE_PASSPORT',
-	'MRTD_TYPE_VISA',
-	'MRTD_TYPE_GREEN_CARD',
-	'MRTD_TYPE_MYS_PASS_IMM13P',
-	'MRTD_TYPE_DL',
-	'MRTD_TYPE_INTERNAL_TRAVEL_DOCUMENT',
-	'MRTD_TYPE_BORDER_CROSSING_CARD'
-] as const;
+/** Document types of the spec's `allowedDocumentTypes`: the flow schema's list, named for the reader. */
+export const MRTD_TYPES = DOCUMENT_TYPES;
 
 export const mrtdTypeSchema = z.enum(MRTD_TYPES);
 export type MrtdType = z.infer<typeof mrtdTypeSchema>;

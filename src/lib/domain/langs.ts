@@ -1,8 +1,8 @@
 /**
- * The 13 interface languages (`GET /langs`). One definition lives in `#lib/i18n/languages.ts`
+ * The 13 interface languages (`GET /langs`). One definition lives in `./languages.ts`
  * (with BCP-47 normalisation); the domain re-exports it so schemas and services share it.
  */
-import { LANGUAGES, SUPPORTED_LANGS, isSupportedLang, type SupportedLang } from '../i18n/languages.ts';
+import { LANGUAGES, SUPPORTED_LANGS, isSupportedLang, type SupportedLang } from './languages.ts';
 
 export { SUPPORTED_LANGS, isSupportedLang, type SupportedLang };
 

@@ -1,7 +1,7 @@
 import type { LinkKind, LinkProblem, PageIntro } from '#lib/domain/page/page-intro.ts';
 import type { EmbedEvent, NodeView, Notice, PageState } from '#lib/domain/page/page.schema.ts';
 import { resolveLanguage } from '#lib/i18n/resolve-language.ts';
-import type { SupportedLang } from '#lib/i18n/languages.ts';
+import type { SupportedLang } from '#lib/domain/languages.ts';
 import { newRequestId, PageApiError, PageClient } from './client-api.ts';
 import { postEmbedEvent } from './embed-events.ts';
 import { detectGate, type Gate } from './environment.ts';

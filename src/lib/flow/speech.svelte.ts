@@ -1,4 +1,4 @@
-import type { SupportedLang } from '#lib/i18n/languages.ts';
+import type { SupportedLang } from '#lib/domain/languages.ts';
 
 /** BCP-47 tags browsers' speech engines use for the interface languages. */
 const SPEECH_TAGS: Record<SupportedLang, string[]> = {

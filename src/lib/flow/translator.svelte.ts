@@ -2,7 +2,7 @@ import { getContext, setContext } from 'svelte';
 import type { i18n, TFunction } from 'i18next';
 import { NAMESPACES, type LocaleCatalogue } from '#lib/i18n/catalogue.ts';
 import { createI18n } from '#lib/i18n/create-i18n.ts';
-import type { SupportedLang } from '#lib/i18n/languages.ts';
+import type { SupportedLang } from '#lib/domain/languages.ts';
 import { loadLocale } from '#lib/i18n/load-locale.ts';
 
 /** `t` over every namespace: keys are written `'otp:wrongCode'` and checked against en.json. */

@@ -1,5 +1,5 @@
 import type { LocaleCatalogue } from './catalogue.ts';
-import type { SupportedLang } from './languages.ts';
+import type { SupportedLang } from '../domain/languages.ts';
 import de from './locales/de.json';
 import en from './locales/en.json';
 import es from './locales/es.json';

@@ -1,6 +1,6 @@
 import { createInstance, type i18n } from 'i18next';
 import { NAMESPACES, type LocaleCatalogue } from './catalogue.ts';
-import type { SupportedLang } from './languages.ts';
+import type { SupportedLang } from '../domain/languages.ts';
 import { loadLocale } from './load-locale.ts';
 
 export interface CreateI18nOptions {

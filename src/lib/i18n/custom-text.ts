@@ -1,4 +1,4 @@
-import { toSupportedLang, type SupportedLang } from './languages.ts';
+import { toSupportedLang, type SupportedLang } from '../domain/languages.ts';
 
 /**
  * Picks an integrator's customised text (for example `permissionsPage.buttonText` with

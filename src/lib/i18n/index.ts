@@ -11,6 +11,6 @@ export {
 	supportedLangSchema,
 	toSupportedLang,
 	type SupportedLang
-} from './languages.ts';
+} from '../domain/languages.ts';
 export { loadLocale } from './load-locale.ts';
 export { parseAcceptLanguage, resolveLanguage, type ResolveLanguageInput } from './resolve-language.ts';

@@ -1,5 +1,5 @@
 import type { LocaleCatalogue } from './catalogue.ts';
-import type { SupportedLang } from './languages.ts';
+import type { SupportedLang } from '../domain/languages.ts';
 
 // Lazy glob: Vite emits one chunk per language and the browser downloads only the one it asks for.
 const loaders = import.meta.glob<LocaleCatalogue>('./locales/*.json', { import: 'default' });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { BUNDLED_LOCALES } from './bundled-locales.ts';
 import { NAMESPACES } from './catalogue.ts';
 import { createI18n } from './create-i18n.ts';
-import { SUPPORTED_LANGS, type SupportedLang } from './languages.ts';
+import { SUPPORTED_LANGS, type SupportedLang } from '../domain/languages.ts';
 import { loadLocale } from './load-locale.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { DEFAULT_LANG, SUPPORTED_LANGS, toSupportedLang, type SupportedLang } from './languages.ts';
+import { DEFAULT_LANG, SUPPORTED_LANGS, toSupportedLang, type SupportedLang } from '../domain/languages.ts';
 
 export {
 	DEFAULT_LANG,
@@ -8,7 +8,7 @@ export {
 	supportedLangSchema,
 	toSupportedLang,
 	type SupportedLang
-} from './languages.ts';
+} from '../domain/languages.ts';
 
 export interface ResolveLanguageInput {
 	/** The browser's preference list, best first: `navigator.languages` or `parseAcceptLanguage(header)`. */

@@ -1,8 +1,6 @@
-import { eq } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config.ts';
 import { ServerKeys } from './crypto.ts';
-import { serverSecrets } from './db/schema.ts';
 import { openStore, type Store } from './db/store.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import { DemoService } from './services/demo.service.ts';
@@ -10,6 +8,7 @@ import { logger } from './logger.ts';
 import { unitOfWork, type UnitOfWork } from './repositories/index.ts';
 import { AccountService } from './services/account.service.ts';
 import { CatalogueService } from './services/catalogue.service.ts';
+import { HealthService } from './services/health.service.ts';
 import { SessionService } from './services/session.service.ts';
 import { SweeperService } from './services/sweeper.service.ts';
 import { PageService } from './services/page.service.ts';
@@ -17,6 +16,7 @@ import { FlowRunner } from './services/runner/runner.service.ts';
 import { createDialogEngine } from './services/dialog/index.ts';
 import type { DialogPort } from './services/runner/runner-deps.ts';
 import { createOtpDelivery, type OtpDelivery } from './services/otp/otp-delivery.ts';
+import { SandboxOutboxService } from './services/otp/sandbox-outbox.service.ts';
 import { startWorkers, type Workers } from './workers/index.ts';
 import { getFaceEngine } from './biometrics/face-engine.ts';
 import { safeFetchImage } from './http/safe-fetch.ts';
@@ -27,7 +27,7 @@ import { MediaFaceEvidenceSink } from './services/faces/media-face-evidence-sink
 import { LocalMediaStore } from './media/local-media-store.ts';
 import type { MediaStore } from './media/media-store.ts';
 import { MediaService } from './services/media.service.ts';
-import { MediaDocumentSink } from './services/documents/document-media.ts';
+import { MediaDocumentSink } from './documents/document-media.ts';
 import { readDocument } from './documents/document-reader.service.ts';
 import { OutboxRelay, webhookFanout } from './services/outbox-relay.service.ts';
 import { PostSessionService } from './services/post-session.service.ts';
@@ -39,34 +39,47 @@ import { VideoAnalyzer } from './video/video-analyzer.ts';
 import type { SendWebhookInput, SendWebhookResult } from './webhooks/webhook-sender.ts';
 import path from 'node:path';
 
-/** Everything a request handler may use, built once at start-up. */
+/**
+ * Everything a request handler, a hook, a job or the CLI may use, built once at start-up: the
+ * configuration and the services. The store, its unit of work and the repositories stay inside
+ * the services (routes call services only).
+ */
 export interface App {
 	config: Config;
-	store: Store;
-	uow: UnitOfWork;
-	keys: ServerKeys;
 	now: () => number;
 	accounts: AccountService;
 	catalogue: CatalogueService;
 	sessions: SessionService;
 	runner: FlowRunner;
 	pages: PageService;
-	/** Where face captures and screenshots go (the media service). */
-	faceEvidence: FaceEvidenceSink;
-	faceTemplates: FaceTemplateCache;
 	sweeper: SweeperService;
 	rateLimiter: RateLimiter;
 	demo: DemoService;
 	media: MediaService;
 	video: VideoService;
-	videoAnalyzer: VideoAnalyzer;
 	postSession: PostSessionService;
 	relay: OutboxRelay;
 	webhooks: WebhookDeliveryService;
 	retention: RetentionService;
 	reports: ReportService;
-	workers: Workers;
+	/** The sandbox outbox (passcodes of sandbox sessions) for integrators and the demo page. */
+	sandboxOutbox: SandboxOutboxService;
+	/** `GET /healthz`, and which store this instance runs on. */
+	health: HealthService;
+	/** Stops the workers and closes the store. */
 	close(): Promise<void>;
+}
+
+/**
+ * What stays inside the app, handed out by assembleApp only: the store suites set up and read
+ * state through the unit of work (tests/helpers/test-store.ts). Routes never see it.
+ */
+export interface AppInternals {
+	store: Store;
+	uow: UnitOfWork;
+	keys: ServerKeys;
+	/** Where face captures and screenshots go (the media service). */
+	faceEvidence: FaceEvidenceSink;
 }
 
 export interface StartOptions {
@@ -87,22 +100,32 @@ export interface StartOptions {
 }
 
 export async function createApp(config: Config, options: StartOptions = {}): Promise<App> {
+	return (await assembleApp(config, options)).app;
+}
+
+/**
+ * Builds every service in dependency order (no service is finished by a setter after it is
+ * built), and returns the app with what stays inside it.
+ */
+export async function assembleApp(config: Config, options: StartOptions = {}): Promise<{ app: App; internals: AppInternals }> {
 	const store = await openStore({ databaseUrl: config.DATABASE_URL, dataDir: options.inMemory ? undefined : config.dataDir });
 	const now = options.now ?? Date.now;
 	const uow = unitOfWork(store);
-	const keys = new ServerKeys(config.SECRET_KEY ?? (await storedServerSecret(store, now)));
+	const keys = new ServerKeys(config.SECRET_KEY ?? (await storedServerSecret(uow, store.kind, now)));
 	const accounts = new AccountService({ uow, keys, now });
 	const catalogue = new CatalogueService({ uow, now, publicBaseUrl: config.PUBLIC_BASE_URL });
+	const mediaStore = options.mediaStore ?? new LocalMediaStore(path.join(config.dataDir, 'media'));
+	const media = new MediaService({ uow, store: mediaStore, keys, now, publicBaseUrl: config.PUBLIC_BASE_URL });
+	const reports = new ReportService({ uow, media, now });
 	const sessions = new SessionService({
 		uow,
 		keys,
 		now,
 		publicBaseUrl: config.PUBLIC_BASE_URL,
-		clientSecretTtlMs: config.CLIENT_SECRET_TTL_S * 1000
+		clientSecretTtlMs: config.CLIENT_SECRET_TTL_S * 1000,
+		reportBuilder: reports.build
 	});
 	const otp = options.otp ?? createOtpDelivery({ smtpUrl: config.SMTP_URL, smtpFrom: config.SMTP_FROM, smsWebhookUrl: config.SMS_WEBHOOK_URL, uow, now });
-	const mediaStore = options.mediaStore ?? new LocalMediaStore(path.join(config.dataDir, 'media'));
-	const media = new MediaService({ uow, store: mediaStore, keys, now, publicBaseUrl: config.PUBLIC_BASE_URL });
 	const faceEvidence = options.faceEvidence ?? new MediaFaceEvidenceSink({ media, uow });
 	const faceTemplates = new FaceTemplateCache({ uow, keys });
 	const runner = new FlowRunner({ uow, keys, now, sessions, dialog: options.dialog ?? createDialogEngine(config, { logger }), otp, faces: { engine: getFaceEngine, templates: faceTemplates, sink: faceEvidence, fetchImage: (url) => safeFetchImage(url) }, documents: { sink: new MediaDocumentSink(media), read: (images, opts) => readDocument(images, opts) } });
@@ -117,66 +140,55 @@ export async function createApp(config: Config, options: StartOptions = {}): Pro
 	});
 	const video = new VideoService({ uow, media, now });
 	const videoAnalyzer = new VideoAnalyzer({ ffmpeg: config.FFMPEG_PATH, ffprobe: config.FFPROBE_PATH }, now);
-	const postSession = new PostSessionService({ uow, now, media, video, videoAnalyzer });
 	// aiAnalysis from the face screenshots, with the server's face models (age and sex left out: README).
-	postSession.setScreenshotAnalyzer(faceScreenshotAnalyzer({ engine: getFaceEngine, nodeReports: (id) => uow.repos.nodeReports.list(id) }));
-	const relay = new OutboxRelay({ uow, now });
-	relay.addConsumer(webhookFanout);
-	relay.addConsumer(postSession.scheduler);
+	const screenshotAnalyzer = faceScreenshotAnalyzer({ engine: getFaceEngine, nodeReports: (id) => uow.repos.nodeReports.list(id) });
+	const postSession = new PostSessionService({ uow, now, media, video, videoAnalyzer, screenshotAnalyzer });
+	const relay = new OutboxRelay({ uow, now, consumers: [webhookFanout, postSession.scheduler] });
 	const webhooks = new WebhookDeliveryService({ uow, keys, now, publicBaseUrl: config.PUBLIC_BASE_URL, send: options.webhookSend });
 	const retention = new RetentionService({ uow, store: mediaStore, now, testDays: config.RETENTION_TEST_DAYS, liveDays: config.RETENTION_LIVE_DAYS });
-	const reports = new ReportService({ uow, media, now });
-	sessions.setReportBuilder(reports.build);
+	const sandboxOutbox = new SandboxOutboxService({ uow });
+	const health = new HealthService({ storeKind: store.kind, ping: () => store.query('select 1') });
 	await catalogue.seed();
+	let workers: Workers = { stop: async () => {} };
 	const app: App = {
 		config,
-		store,
-		uow,
-		keys,
 		now,
 		accounts,
 		catalogue,
 		sessions,
 		runner,
 		pages,
-		faceEvidence,
-		faceTemplates,
 		sweeper,
 		rateLimiter,
 		demo,
 		media,
 		video,
-		videoAnalyzer,
 		postSession,
 		relay,
 		webhooks,
 		retention,
 		reports,
-		workers: { stop: async () => {} },
+		sandboxOutbox,
+		health,
 		async close() {
 			webhooks.stop();
 			postSession.stop();
-			await app.workers.stop();
+			await workers.stop();
 			await store.close();
 		}
 	};
-	if (options.workers ?? config.WORKERS) app.workers = startWorkers(app);
-	return app;
+	if (options.workers ?? config.WORKERS) workers = startWorkers(app);
+	return { app, internals: { store, uow, keys, faceEvidence } };
 }
 
 /**
  * Without SECRET_KEY, the first instance to start generates the server secret and stores it, so
  * every instance on the same database agrees. Setting SECRET_KEY keeps it out of the database.
  */
-async function storedServerSecret(store: Store, now: () => number): Promise<string> {
-	await store.db
-		.insert(serverSecrets)
-		.values({ name: 'master', value: randomBytes(32).toString('hex'), createdAt: now() })
-		.onConflictDoNothing();
-	const [row] = await store.db.select().from(serverSecrets).where(eq(serverSecrets.name, 'master'));
-	if (!row) throw new Error('Could not read the server secret');
-	if (store.kind === 'postgres') logger.warn('SECRET_KEY is not set: using a server secret stored in the database; set SECRET_KEY in production');
-	return row.value;
+async function storedServerSecret(uow: UnitOfWork, storeKind: Store['kind'], now: () => number): Promise<string> {
+	const secret = await uow.repos.serverSecrets.findOrCreate('master', randomBytes(32).toString('hex'), now());
+	if (storeKind === 'postgres') logger.warn('SECRET_KEY is not set: using a server secret stored in the database; set SECRET_KEY in production');
+	return secret;
 }
 
 let current: App | undefined;

@@ -28,7 +28,7 @@ export async function announceStart(app: App): Promise<void> {
 	const seeded = await app.accounts.seedKeys(config.SEED_API_KEYS, seedWebhook);
 	if (seeded) logger.info({ seeded }, 'registered seeded API keys');
 	const sandbox = await app.accounts.ensureSandbox();
-	const store = app.store.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
+	const store = app.health.storeKind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
 	const lines = [
 		'',
 		`Veriflow is running — store: ${store}`,

@@ -1,5 +1,5 @@
 // The face pipeline's thresholds that a flow's face nodes fall back to when they leave a setting out.
-// The domain applies those defaults (flow/face-settings.ts) and must not reach up into lib/face/, so
+// The domain applies those defaults (nodes/face.contract.ts) and must not reach up into lib/face/, so
 // these two live here and the pipeline imports them; every other threshold is in lib/face/face-thresholds.ts.
 
 /**

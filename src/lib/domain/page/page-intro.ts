@@ -34,13 +34,22 @@ export interface PageIntro {
 }
 
 /**
+ * What `/verify` shows before the link is opened (PageService.preview): the permissions page of an
+ * openable link, or why the link cannot go on, with the language to say it in.
+ */
+export type PagePreview = { lang: SupportedLang } & (
+	| { kind: 'intro'; intro: PageIntro }
+	/** Opened already: the tab that opened it resumes with its page token, any other gets `used`. */
+	| { kind: 'opened'; via: LinkKind; embedOrigins: string[] }
+	| { kind: 'problem'; problem: LinkProblem; embedOrigins: string[] }
+);
+
+/**
  * Page data of `/verify`. `catalogue` is the UI text of `lang`, for SSR and hydration; `userAgent`
  * is the request's, so the first paint already fits the device (phone or desktop, which browser's
  * instructions).
  */
-export type VerifyPageData<Catalogue> = { lang: SupportedLang; catalogue: Catalogue; userAgent: string } & (
-	| { kind: 'intro'; intro: PageIntro; inApp?: string }
-	/** Opened already: the tab that opened it resumes with its page token, any other gets `used`. */
-	| { kind: 'opened'; via: LinkKind; embedOrigins: string[] }
-	| { kind: 'problem'; problem: LinkProblem; embedOrigins: string[] }
+export type VerifyPageData<Catalogue> = { catalogue: Catalogue; userAgent: string } & (
+	| (Extract<PagePreview, { kind: 'intro' }> & { inApp?: string })
+	| Exclude<PagePreview, { kind: 'intro' }>
 );

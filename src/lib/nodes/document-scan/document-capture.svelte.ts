@@ -6,7 +6,7 @@ import type { DocumentSideName } from '#lib/domain/page/document-evidence.schema
 import type { DocumentViewProps } from '#lib/domain/nodes/document-scan.contract.ts';
 import type { NodeViewOf } from '#lib/domain/nodes/node-contracts.ts';
 import { CameraController } from '#lib/camera/camera.svelte.ts';
-import type { FaceRunnerLike } from '../face/face-runner.ts';
+import type { PagePort } from '../face/face-upload.ts';
 import { documentTransition, initialDocumentState, type DocumentCommand, type DocumentEvent, type DocumentMachineState, type DocumentView } from './document-capture-machine.ts';
 import { checkFrame, sideSignature } from './document-check.ts';
 import { ScanStats } from './document-claim.ts';
@@ -37,7 +37,7 @@ export class DocumentCaptureState {
 	#destroyed = false;
 
 	constructor(
-		readonly runner: FaceRunnerLike,
+		readonly runner: PagePort,
 		readonly node: NodeViewOf<'document_scan'>,
 		camera = new CameraController()
 	) {

@@ -3,7 +3,7 @@
 import type { DocumentClaim, DocumentEvidenceRequest, DocumentRetryReason, DocumentSideName } from '#lib/domain/page/document-evidence.schema.ts';
 import { DOCUMENT_RETRY_REASONS } from '#lib/domain/page/document-evidence.schema.ts';
 import { bytesToBase64, evidenceRequestId, postEvidence } from '#lib/flow/evidence-upload.ts';
-import type { FaceRunnerLike } from '../face/face-runner.ts';
+import type { PagePort } from '../face/face-upload.ts';
 
 export type DocumentUploadAnswer =
 	| { kind: 'moved' }
@@ -19,7 +19,7 @@ export interface CapturedSide {
 const base64 = async (blob: Blob) => bytesToBase64(new Uint8Array(await blob.arrayBuffer()));
 
 /** Posts the captured side(s) (a lost connection is retried with the same request id). */
-export async function uploadDocument(runner: FaceRunnerLike, nodeId: string, sides: CapturedSide[], claim: DocumentClaim, fetchFn: typeof fetch = fetch): Promise<DocumentUploadAnswer> {
+export async function uploadDocument(runner: PagePort, nodeId: string, sides: CapturedSide[], claim: DocumentClaim, fetchFn: typeof fetch = fetch): Promise<DocumentUploadAnswer> {
 	const body: DocumentEvidenceRequest = {
 		step: runner.state?.session.step ?? 0,
 		requestId: evidenceRequestId('dev'),

@@ -12,7 +12,7 @@ import { sharedFaceWorker } from '#lib/camera/face-worker-client.ts';
 import { faceWatcher } from '#lib/camera/face-watcher.ts';
 import { createLiveSource } from '#lib/camera/live-frames.ts';
 import type { QualitySettings } from '#lib/face/quality-gate.ts';
-import { uploadEvidence, type FaceRunnerLike } from './face-runner.ts';
+import { uploadEvidence, type PagePort } from './face-upload.ts';
 
 const CLAIMS: Record<string, { success: string; failure: string }> = {
 	liveness_detection: { success: 'livenessDetected', failure: 'deepfakeDetected' },
@@ -35,12 +35,12 @@ export class FaceCaptureState {
 	readonly camera: CameraController;
 	readonly settings: FaceViewSettings;
 	readonly node: NodeViewOf<FaceNodeType>;
-	readonly runner: FaceRunnerLike;
+	readonly runner: PagePort;
 	#machine: CaptureMachine | null = null;
 	#detach: (() => void)[] = [];
 	#destroyed = false;
 
-	constructor(runner: FaceRunnerLike, node: NodeViewOf<FaceNodeType>, camera = new CameraController()) {
+	constructor(runner: PagePort, node: NodeViewOf<FaceNodeType>, camera = new CameraController()) {
 		this.runner = runner;
 		this.node = node;
 		this.camera = camera;

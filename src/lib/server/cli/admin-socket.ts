@@ -3,7 +3,8 @@ import net from 'node:net';
 import path from 'node:path';
 import type { App } from '../app.ts';
 import { logger } from '../logger.ts';
-import { runCommand, type CliResult } from './commands.ts';
+import type { CliResult } from './cli-result.ts';
+import { runCommand } from './commands.ts';
 
 /**
  * The embedded store belongs to the running server's process, so the CLI cannot open it while

@@ -1,12 +1,8 @@
 import { parseArgs } from 'node:util';
 import { isSupportedLang, SUPPORTED_LANGS } from '#lib/domain/langs.ts';
 import type { App } from '../app.ts';
+import type { CliResult } from './cli-result.ts';
 import { WEBHOOK_DELIVERY_HELP, webhookDeliveryCommand } from './webhook-commands.ts';
-
-export interface CliResult {
-	code: number;
-	output: string;
-}
 
 const HELP = `Usage: npm run cli -- <group> <command> [options]
 
@@ -114,7 +110,7 @@ export async function runCommand(app: App, argv: string[]): Promise<CliResult> {
 				return (await app.catalogue.removeAvatar(rest[0])) ? ok(`Removed ${rest[0]}; settings.avatars fired`) : fail(`No avatar '${rest[0]}'`);
 			}
 			case 'langs list': {
-				const rows = await app.uow.repos.catalogue.listLangs(true);
+				const rows = await app.catalogue.allLangs();
 				return ok(table([['LANG', 'TITLE', 'ENABLED'], ...rows.map((l) => [l.id, l.title, l.enabled ? 'yes' : 'no'])]));
 			}
 			case 'langs enable':

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { App } from '../app.ts';
-import type { CliResult } from './commands.ts';
+import type { CliResult } from './cli-result.ts';
 
 export const WEBHOOK_DELIVERY_HELP = `  webhooks attempts [--event EVENT_ID | --session SESSION_ID] [--limit N]   the attempt log, newest first
   webhooks deliveries [--state pending|delivered|failed] [--event EVENT_ID] [--session SESSION_ID] [--limit N]

@@ -1,5 +1,5 @@
 import { bigint, bigserial, customType, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { accounts, sessions } from './schema.ts';
+import { accounts, sessions } from './schema.core.ts';
 
 /* Enrolled face templates for `recognition` (issue 5). */
 

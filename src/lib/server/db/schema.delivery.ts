@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, index, integer, jsonb, pgTable, primaryKey, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { SessionReport } from '../../domain/session/session.schema.ts';
-import { outboxEvents, sessions, webhookEndpoints } from './schema.ts';
+import { outboxEvents, sessions, webhookEndpoints } from './schema.core.ts';
 
 /*
  * Tables of webhook delivery, media, session video and post-session work (issue 4).

@@ -1,6 +1,6 @@
 import { bigint, bigserial, index, integer, jsonb, pgTable, primaryKey, text, boolean } from 'drizzle-orm/pg-core';
 import type { SubmitResponse } from '../../domain/page/page.schema.ts';
-import { sessions } from './schema.ts';
+import { sessions } from './schema.core.ts';
 
 /* Tables of the hosted page's runner: page tokens, handoffs, transcript, node reports, OTP. */
 

@@ -1,13 +1,14 @@
 import type { App } from '../app.ts';
-import { sha256Hex } from '../crypto.ts';
 
 /**
  * Headers of the hosted page's HTML. The main CSP (scripts, connections) comes from SvelteKit's
  * `csp` option (vite.config.ts) so its inline scripts get hashes; `frame-ancestors` depends on
  * the session's account, so it is a second policy added here (browsers enforce both).
+ * `frameAncestors` is what `/verify`'s load found when it looked at the link; a `/verify` response
+ * without it (an error page) has the link looked at here.
  */
-export async function pageHeaders(app: App, url: URL): Promise<Record<string, string>> {
-	const origins = url.pathname.startsWith('/verify') ? await embedOriginsFor(app, url) : [];
+export async function pageHeaders(app: App, url: URL, frameAncestors?: string[]): Promise<Record<string, string>> {
+	const origins = url.pathname.startsWith('/verify') ? (frameAncestors ?? (await app.pages.frameAncestors({ cs: url.searchParams.get('cs'), handoff: url.searchParams.get('handoff') }))) : [];
 	return {
 		'content-security-policy': `frame-ancestors 'self'${origins.length ? ` ${origins.join(' ')}` : ''}`,
 		// Only this page's own origin may use the camera and microphone (an embedding page grants
@@ -18,17 +19,4 @@ export async function pageHeaders(app: App, url: URL): Promise<Record<string, st
 		'x-content-type-options': 'nosniff',
 		'cache-control': 'no-store'
 	};
-}
-
-/** FRAME_ANCESTORS plus the origins of the account whose link this is. */
-async function embedOriginsFor(app: App, url: URL): Promise<string[]> {
-	const base = app.config.FRAME_ANCESTORS.filter((o) => o.startsWith('http'));
-	const cs = url.searchParams.get('cs');
-	const handoff = url.searchParams.get('handoff');
-	let sessionId: string | null = null;
-	if (cs && /^cs_[A-Za-z0-9]{20,64}$/.test(cs)) sessionId = (await app.uow.repos.sessions.findSecretByHash(sha256Hex(cs)))?.sessionId ?? null;
-	else if (handoff && /^ho_[A-Za-z0-9]{20,64}$/.test(handoff)) sessionId = (await app.uow.repos.pageAccess.findHandoff(sha256Hex(handoff)))?.sessionId ?? null;
-	if (!sessionId) return base;
-	const session = await app.uow.repos.sessions.findById(sessionId);
-	return session ? app.pages.embedOrigins(app.uow.repos, session.accountId) : base;
 }

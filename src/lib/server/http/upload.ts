@@ -1,8 +1,5 @@
-import type { RequestEvent } from '@sveltejs/kit';
 import { ApiError } from '#lib/domain/errors.ts';
-import { getApp, type App } from '../app.ts';
-import type { PagePrincipal } from '../services/page.service.ts';
-import { tooLarge, MEDIA_MAX_BYTES, type MediaInfo, type MediaKind } from '../services/media.service.ts';
+import { tooLarge } from '../services/media.service.ts';
 
 /**
  * Reads a raw upload body with a cap counted while streaming (Content-Length is checked first but
@@ -35,21 +32,4 @@ export async function readUpload(request: Request, maxBytes: number): Promise<Ui
 		throw new ApiError('validation_error', 'The upload was interrupted; send it again', { code: 'conflict', status: 400 });
 	}
 	return new Uint8Array(Buffer.concat(chunks));
-}
-
-/**
- * The upload helper for hosted-page endpoints (face evidence, document photos, screenshots):
- * only the device running the session may upload, only while it runs; the type is decided by the
- * bytes. Records the media and fires `media.user_photo` / `media.document_photo` in one transaction.
- * For an upload that must be recorded in the same transaction as a node result, call
- * `app.media.put` and then `app.media.record(repos, stored)` inside that transaction instead.
- */
-export async function pageUpload(event: Pick<RequestEvent, 'request'>, principal: PagePrincipal, options: { kind: MediaKind; nodeId?: string }, app: App = getApp()): Promise<MediaInfo> {
-	if (principal.role !== 'primary') {
-		throw new ApiError('validation_error', 'This device only follows the verification; it continues on the other device', { code: 'node_not_current', status: 409 });
-	}
-	const session = await app.uow.repos.sessions.findById(principal.sessionId);
-	if (!session || session.status !== 'inProgress') throw new ApiError('validation_error', 'This verification is already finished', { code: 'session_finished', status: 409 });
-	const bytes = await readUpload(event.request, MEDIA_MAX_BYTES[options.kind]);
-	return app.media.ingest({ sessionId: principal.sessionId, kind: options.kind, bytes, nodeId: options.nodeId ?? null });
 }

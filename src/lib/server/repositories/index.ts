@@ -12,6 +12,7 @@ import { PasscodeRepository } from './passcode.repository.ts';
 import { PostSessionRepository } from './post-session.repository.ts';
 import { RetentionRepository } from './retention.repository.ts';
 import { SandboxMessageRepository } from './sandbox-message.repository.ts';
+import { ServerSecretRepository } from './server-secret.repository.ts';
 import { SessionRepository } from './session.repository.ts';
 import { SubmissionRepository } from './submission.repository.ts';
 import { TranscriptRepository } from './transcript.repository.ts';
@@ -37,6 +38,7 @@ export interface Repos {
 	media: MediaRepository;
 	postSession: PostSessionRepository;
 	retention: RetentionRepository;
+	serverSecrets: ServerSecretRepository;
 }
 
 export const reposFor = (db: DbOrTx): Repos => ({
@@ -55,7 +57,8 @@ export const reposFor = (db: DbOrTx): Repos => ({
 	delivery: new DeliveryRepository(db),
 	media: new MediaRepository(db),
 	postSession: new PostSessionRepository(db),
-	retention: new RetentionRepository(db)
+	retention: new RetentionRepository(db),
+	serverSecrets: new ServerSecretRepository(db)
 });
 
 /**

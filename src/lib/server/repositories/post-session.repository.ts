@@ -93,6 +93,7 @@ export class PostSessionRepository {
 			.where(and(eq(sessionFinalizations.sessionId, sessionId), eq(sessionFinalizations.state, 'pending'), eq(sessionFinalizations.attempts, 0)));
 	}
 
+	/** Each kind with its own result type: `analyses` reads them back as the report's types. */
 	async saveAnalysis<K extends AnalysisKind>(sessionId: string, kind: K, result: AnalysisResults[K], at: number): Promise<void> {
 		await this.db
 			.insert(sessionAnalyses)

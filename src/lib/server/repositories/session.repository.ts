@@ -7,7 +7,21 @@ import { clientSecrets, sessions } from '../db/schema.ts';
 import type { Env } from './account.repository.ts';
 
 export type SessionRow = typeof sessions.$inferSelect;
-export type ClientSecretRow = typeof clientSecrets.$inferSelect;
+
+/** A session's client secret as stored: hashed to be found, sealed to be shown again. */
+export interface ClientSecretRecord {
+	sessionId: string;
+	/** SHA-256 of the secret: how a page request finds its session. */
+	hash: string;
+	/** The secret sealed with the server key, because GET /sessions/{id} returns it. */
+	sealed: string;
+	createdAt: number;
+	expireAt: number;
+	/** First open: from then on only the page token of that browser works. */
+	openedAt: number | null;
+	/** Hash of the opening tab's nonce: a retried open whose answer was lost gets a token again. */
+	openNonceHash: string | null;
+}
 
 /** What creating a session stores; the rest starts empty. `searchText` is what `search` matches. */
 export type NewSession = Pick<Session, 'id' | 'accountId' | 'env' | 'status' | 'createdAt' | 'updatedAt' | 'clientReferenceId' | 'flowId' | 'settings' | 'flow' | 'version'> & {
@@ -77,7 +91,7 @@ export class SessionRepository {
 		await this.db.insert(clientSecrets).values(secret);
 	}
 
-	async findOwned(accountId: string, env: Env, id: string): Promise<{ session: Session; secret: ClientSecretRow } | null> {
+	async findOwned(accountId: string, env: Env, id: string): Promise<{ session: Session; secret: ClientSecretRecord } | null> {
 		const [row] = await this.db
 			.select({ session: sessions, secret: clientSecrets })
 			.from(sessions)
@@ -101,13 +115,13 @@ export class SessionRepository {
 		await this.db.update(sessions).set(toColumns(changes)).where(eq(sessions.id, id));
 	}
 
-	async findSecretsBySessionIds(ids: string[]): Promise<Map<string, ClientSecretRow>> {
+	async findSecretsBySessionIds(ids: string[]): Promise<Map<string, ClientSecretRecord>> {
 		if (!ids.length) return new Map();
 		const rows = await this.db.select().from(clientSecrets).where(inArray(clientSecrets.sessionId, ids));
 		return new Map(rows.map((r) => [r.sessionId, r]));
 	}
 
-	async findSecretByHash(hash: string): Promise<ClientSecretRow | null> {
+	async findSecretByHash(hash: string): Promise<ClientSecretRecord | null> {
 		const [row] = await this.db.select().from(clientSecrets).where(eq(clientSecrets.hash, hash));
 		return row ?? null;
 	}

@@ -27,6 +27,11 @@ export class CatalogueService {
 		return (await this.deps.uow.repos.catalogue.listLangs()).map((l) => ({ id: l.id as SupportedLang, title: l.title }));
 	}
 
+	/** Every language with its switch, disabled ones too (CLI `langs list`). */
+	async allLangs(): Promise<Array<Language & { enabled: boolean }>> {
+		return (await this.deps.uow.repos.catalogue.listLangs(true)).map((l) => ({ id: l.id as SupportedLang, title: l.title, enabled: l.enabled }));
+	}
+
 	async avatars(): Promise<Avatar[]> {
 		return (await this.deps.uow.repos.catalogue.listAvatars()).map((a) => this.toApiAvatar(a));
 	}

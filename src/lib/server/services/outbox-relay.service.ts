@@ -15,13 +15,8 @@ export type OutboxConsumer = (repos: Repos, events: OutboxEvent[], now: number) 
  * a crash before commit leaves the batch undispatched for the next run.
  */
 export class OutboxRelay {
-	private readonly consumers: OutboxConsumer[] = [];
-
-	constructor(private readonly deps: { uow: UnitOfWork; now: () => number; batchSize?: number }) {}
-
-	addConsumer(consumer: OutboxConsumer): void {
-		this.consumers.push(consumer);
-	}
+	/** `consumers` see each batch in this order, in the relay's transaction. */
+	constructor(private readonly deps: { uow: UnitOfWork; now: () => number; consumers: readonly OutboxConsumer[]; batchSize?: number }) {}
 
 	/** Dispatches one batch; returns how many events it dispatched. */
 	async relayOnce(limit = this.deps.batchSize ?? 200): Promise<number> {
@@ -29,7 +24,7 @@ export class OutboxRelay {
 			const events = await repos.delivery.lockUndispatched(limit);
 			if (!events.length) return 0;
 			const now = this.deps.now();
-			for (const consumer of this.consumers) await consumer(repos, events, now);
+			for (const consumer of this.deps.consumers) await consumer(repos, events, now);
 			await repos.delivery.markDispatched(
 				events.map((e) => e.seq),
 				now

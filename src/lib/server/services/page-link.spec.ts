@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { STORE_KINDS, createTestApp, manualClock } from '../../../../tests/helpers/test-store.ts';
 import { SIMPLE_FLOW } from '../../../../tests/helpers/flows.ts';
 import type { ApiPrincipal } from '../repositories/account.repository.ts';
@@ -62,6 +62,30 @@ describe.each(STORE_KINDS)('hosted page links on %s', (kind) => {
 		clock.advance(11 * 60_000);
 		expect(await inspect({ handoff: stale })).toMatchObject({ kind: 'problem', problem: 'expired' });
 		expect(await inspect({ handoff: 'ho_' + 'y'.repeat(24) })).toEqual({ kind: 'problem', problem: 'invalid' });
+	});
+
+	it('previews a link for /verify with one client-secret lookup: its page, its language and who may frame it', async () => {
+		await app.accounts.setFrameAncestors(integrator.accountId, ['https://portal.example.com']);
+		const lookups = vi.spyOn(app.uow.repos.sessions, 'findSecretByHash');
+		try {
+			const { result } = await app.sessions.create(integrator, { clientReferenceId: 'preview', flow: SIMPLE_FLOW, langs: ['en', 'de'] });
+			const openable = await app.pages.preview({ cs: result.clientSecret.secret }, { browserLanguages: ['de-CH', 'en'], override: 'fr' });
+			expect(lookups).toHaveBeenCalledTimes(1);
+			expect(openable.frameAncestors).toEqual(['https://portal.example.com']);
+			expect(openable.page).toMatchObject({ kind: 'intro', lang: 'fr', intro: { via: 'cs', sessionId: result.session.id, status: 'created', langs: ['en', 'de'], override: 'fr', sandbox: true, embedOrigins: ['https://portal.example.com'] } });
+
+			// A dead link shows nothing of the session, but its account may still frame the explanation.
+			await app.pages.open({ clientSecret: result.clientSecret.secret, languages: [] });
+			const opened = await app.pages.preview({ cs: result.clientSecret.secret }, { browserLanguages: ['de'] });
+			expect(opened).toEqual({ page: { kind: 'opened', lang: 'de', via: 'cs', embedOrigins: ['https://portal.example.com'] }, frameAncestors: ['https://portal.example.com'] });
+			const unknown = await app.pages.preview({ cs: 'cs_' + 'z'.repeat(24) }, { browserLanguages: [] });
+			expect(unknown).toEqual({ page: { kind: 'problem', lang: 'en', problem: 'invalid', embedOrigins: [] }, frameAncestors: [] });
+			expect(await app.pages.frameAncestors({ cs: result.clientSecret.secret })).toEqual(['https://portal.example.com']);
+			expect(await app.pages.frameAncestors({ handoff: 'ho_' + 'z'.repeat(24) })).toEqual([]);
+		} finally {
+			lookups.mockRestore();
+			await app.accounts.setFrameAncestors(integrator.accountId, []);
+		}
 	});
 
 	it('with DEMO_ENABLED=true, creates demo sessions in the first account with a sandbox key', async () => {

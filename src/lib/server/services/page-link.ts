@@ -2,9 +2,24 @@ import type { LinkKind, LinkProblem } from '#lib/domain/page/page-intro.ts';
 import type { Session } from '#lib/domain/session/session.model.ts';
 import { sha256Hex } from '../crypto.ts';
 import type { Repos } from '../repositories/index.ts';
+import type { Handoff } from '../repositories/page-access.repository.ts';
+import type { ClientSecretRecord } from '../repositories/session.repository.ts';
 
 const CLIENT_SECRET = /^cs_[A-Za-z0-9]{20,64}$/;
 const HANDOFF = /^ho_[A-Za-z0-9]{20,64}$/;
+
+/**
+ * The stored client secret a `cs_…` names, or null; a malformed one names none. The one place a
+ * client secret is looked up (the page's preview and `PageService.open` both come here).
+ */
+export async function findClientSecret(repos: Repos, clientSecret: string): Promise<ClientSecretRecord | null> {
+	return CLIENT_SECRET.test(clientSecret) ? repos.sessions.findSecretByHash(sha256Hex(clientSecret)) : null;
+}
+
+/** The stored hand-over a `ho_…` code names, or null, the way findClientSecret does for secrets. */
+export async function findHandoffCode(repos: Repos, code: string): Promise<Handoff | null> {
+	return HANDOFF.test(code) ? repos.pageAccess.findHandoff(sha256Hex(code)) : null;
+}
 
 /** What a hosted-page URL leads to, decided without consuming its code. */
 export type LinkCheck =
@@ -22,8 +37,7 @@ const ended = (s: Session) => s.status === 'complete' || s.status === 'incomplet
  */
 export async function inspectLink(repos: Repos, now: number, params: { cs?: string | null; handoff?: string | null }): Promise<LinkCheck> {
 	if (params.cs) {
-		if (!CLIENT_SECRET.test(params.cs)) return { kind: 'problem', problem: 'invalid' };
-		const secret = await repos.sessions.findSecretByHash(sha256Hex(params.cs));
+		const secret = await findClientSecret(repos, params.cs);
 		const session = secret ? await repos.sessions.findById(secret.sessionId) : null;
 		if (!secret || !session) return { kind: 'problem', problem: 'invalid' };
 		const expired = now >= secret.expireAt;
@@ -35,8 +49,7 @@ export async function inspectLink(repos: Repos, now: number, params: { cs?: stri
 		return { kind: 'openable', via: 'cs', session };
 	}
 	if (params.handoff) {
-		if (!HANDOFF.test(params.handoff)) return { kind: 'problem', problem: 'invalid' };
-		const handoff = await repos.pageAccess.findHandoff(sha256Hex(params.handoff));
+		const handoff = await findHandoffCode(repos, params.handoff);
 		const session = handoff ? await repos.sessions.findById(handoff.sessionId) : null;
 		if (!handoff || !session) return { kind: 'problem', problem: 'invalid' };
 		if (ended(session)) return { kind: 'problem', problem: 'finished', session };

@@ -3,6 +3,7 @@ import { ApiError } from '#lib/domain/errors.ts';
 import { isSupportedLang, SUPPORTED_LANGS, type SupportedLang } from '#lib/domain/langs.ts';
 import { resolveLanguage } from '#lib/i18n/resolve-language.ts';
 import type { OpenRequest, PageState, SubmitRequest, SubmitResponse } from '#lib/domain/page/page.schema.ts';
+import type { PageIntro, PagePreview } from '#lib/domain/page/page-intro.ts';
 import { evidenceEnvelopeSchema, openRequestSchema, submitRequestSchema } from '#lib/domain/page/page.schema.ts';
 import { formatZodIssues } from '#lib/domain/zod-issues.ts';
 import { randomBase62, sha256Hex } from '../crypto.ts';
@@ -16,6 +17,7 @@ import type { Session, SessionDevice, SessionLocation } from '#lib/domain/sessio
 import { DEMO_FLOW_ID } from './demo.service.ts';
 import { FlowRunner, toPhrase, type RunnerResult } from './runner/runner.service.ts';
 import { canonicalJson } from './session.service.ts';
+import { findClientSecret, findHandoffCode, inspectLink, type LinkCheck } from './page-link.ts';
 
 export const HANDOFF_TTL_MS = 10 * 60_000;
 
@@ -65,8 +67,66 @@ export class PageService {
 		private readonly deps: { uow: UnitOfWork; now: () => number; runner: FlowRunner; catalogue: CatalogueService; frameAncestors: string[] }
 	) {}
 
+	/**
+	 * `/verify` before the link is opened (its server-rendered load): a dead link gets its
+	 * explanation and nothing of the session; an openable one its permissions page, in the language
+	 * the browser and the session agree on. `frameAncestors` is for the response's CSP
+	 * (http/page-headers.ts), so one page load looks the link up once.
+	 */
+	async preview(link: { cs?: string | null; handoff?: string | null }, prefs: { browserLanguages: string[]; override?: string | null }): Promise<{ page: PagePreview; frameAncestors: string[] }> {
+		const repos = this.deps.uow.repos;
+		const check = await inspectLink(repos, this.deps.now(), link);
+		const frameAncestors = await this.frameAncestorsOf(repos, check);
+		if (check.kind !== 'openable') {
+			// Only the browser's own preference: the session's languages are session data.
+			const lang = resolveLanguage({ browserLanguages: prefs.browserLanguages });
+			// The embedding page is told why the frame cannot go on; its origins are already public in
+			// this response's frame-ancestors header.
+			const embedOrigins = check.session ? frameAncestors : [];
+			const page: PagePreview = check.kind === 'opened' ? { kind: 'opened', lang, via: check.via, embedOrigins } : { kind: 'problem', lang, problem: check.problem, embedOrigins };
+			return { page, frameAncestors };
+		}
+		const session = check.session;
+		const settings = session.settings as { langs?: string[]; defaultLang?: string; avatarId?: string; customization?: PageState['customization'] };
+		const langs = (settings.langs?.filter(isSupportedLang) ?? []) as SupportedLang[];
+		const defaultLang = isSupportedLang(settings.defaultLang) ? settings.defaultLang : undefined;
+		// `?lang=` is a demo feature: honoured for sandbox sessions only.
+		const override = session.env === 'test' ? (prefs.override ?? undefined) : undefined;
+		const fixedLang = check.via === 'handoff' && isSupportedLang(session.lang) ? session.lang : undefined;
+		const lang = fixedLang ?? resolveLanguage({ browserLanguages: prefs.browserLanguages, sessionLangs: langs, defaultLang, override });
+		const avatar = await this.deps.catalogue.avatarFor(settings.avatarId, repos);
+		const intro: PageIntro = {
+			via: check.via,
+			sessionId: session.id,
+			status: session.status === 'inProgress' ? 'inProgress' : 'created',
+			embedOrigins: frameAncestors,
+			langs,
+			...(defaultLang ? { defaultLang } : {}),
+			...(fixedLang ? { fixedLang } : {}),
+			...(override ? { override: override.slice(0, 16) } : {}),
+			sandbox: session.env === 'test',
+			avatar: avatar ? { id: avatar.id, name: avatar.name, imageUrl: avatar.imageUrl, gender: avatar.gender } : null,
+			customization: settings.customization ?? {},
+			requirements: requirementsOf(session.flow as { type: string }[])
+		};
+		return { page: { kind: 'intro', lang, intro }, frameAncestors };
+	}
+
+	/**
+	 * Who may frame the page a `/verify` URL leads to, for a response whose load did not say (an
+	 * error page): the link's account's origins, or FRAME_ANCESTORS alone when it names no session.
+	 */
+	async frameAncestors(link: { cs?: string | null; handoff?: string | null }): Promise<string[]> {
+		const repos = this.deps.uow.repos;
+		return this.frameAncestorsOf(repos, await inspectLink(repos, this.deps.now(), link));
+	}
+
+	private async frameAncestorsOf(repos: Repos, check: LinkCheck): Promise<string[]> {
+		return check.session ? this.embedOrigins(repos, check.session.accountId) : this.deps.frameAncestors.filter((o) => o.startsWith('http'));
+	}
+
 	/** FRAME_ANCESTORS plus the account's own list (CLI: accounts frame-ancestors). */
-	async embedOrigins(repos: Repos, accountId: string): Promise<string[]> {
+	private async embedOrigins(repos: Repos, accountId: string): Promise<string[]> {
 		const account = await repos.accounts.getAccount(accountId);
 		return [...new Set([...this.deps.frameAncestors, ...(account?.frameAncestors ?? [])].filter((o) => /^https?:\/\//.test(o)))];
 	}
@@ -87,7 +147,7 @@ export class PageService {
 			if (request.handoff) {
 				let sessionId = await repos.pageAccess.redeemHandoff(sha256Hex(request.handoff), now, nonceHash);
 				if (!sessionId) {
-					const known = await repos.pageAccess.findHandoff(sha256Hex(request.handoff));
+					const known = await findHandoffCode(repos, request.handoff);
 					// The same tab again (its answer was lost): it is the device that took over.
 					if (known && nonceHash && known.nonceHash === nonceHash && now < known.expiresAt) sessionId = known.sessionId;
 					else throw known ? linkError('client_secret_used', 'This hand-over link was already used or has expired', 409) : linkError('client_secret_invalid', 'This link is not valid', 404);
@@ -96,7 +156,7 @@ export class PageService {
 				if (session.status !== 'inProgress') throw linkError('session_finished', 'This verification is already finished', 409);
 				await repos.pageAccess.demoteOtherTokens(session.id, tokenHash);
 			} else {
-				const secret = await repos.sessions.findSecretByHash(sha256Hex(request.clientSecret!));
+				const secret = await findClientSecret(repos, request.clientSecret!);
 				if (!secret) throw linkError('client_secret_invalid', 'This link is not valid', 404);
 				session = (await repos.sessions.lockById(secret.sessionId))!;
 				if (session.status === 'complete' || session.status === 'incomplete') throw linkError('session_finished', 'This verification is already finished', 409);

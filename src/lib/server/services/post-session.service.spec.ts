@@ -8,7 +8,9 @@ import { createBody } from '../../../../tests/helpers/flows.ts';
 import { hasFfmpeg, makeClip } from '../../../../tests/helpers/video.ts';
 import type { ApiPrincipal } from '../repositories/account.repository.ts';
 import type { PagePrincipal } from './page.service.ts';
+import { PostSessionService } from './post-session.service.ts';
 import { VIDEO_GRACE_MS } from './video.service.ts';
+import { VideoAnalyzer } from '../video/video-analyzer.ts';
 
 const T0 = 1_800_000_000_000;
 const DAY = 86_400_000;
@@ -156,19 +158,23 @@ describe.each(STORE_KINDS)('session video, post-session work, report and retenti
 		const { id } = await started({});
 		await app.media.ingest({ sessionId: id, kind: 'screenshot', bytes: JPEG });
 		let given = 0;
-		app.postSession.setScreenshotAnalyzer({
-			async analyse({ screenshots }) {
-				given = screenshots.length;
-				return { realPersonOrVirtual: 'real', overallSummary: 'from a fake model' };
+		// The analyser is given at construction: this service runs the app's due work with a fake one.
+		const withFakeModel = new PostSessionService({
+			uow: app.uow,
+			now: () => t,
+			media: app.media,
+			video: app.video,
+			videoAnalyzer: new VideoAnalyzer({ ffmpeg: app.config.FFMPEG_PATH, ffprobe: app.config.FFPROBE_PATH }, () => t),
+			screenshotAnalyzer: {
+				async analyse({ screenshots }) {
+					given = screenshots.length;
+					return { realPersonOrVirtual: 'real', overallSummary: 'from a fake model' };
+				}
 			}
 		});
-		try {
-			await finish(id);
-			await app.relay.drain();
-			await app.postSession.runDue();
-		} finally {
-			app.postSession.setScreenshotAnalyzer(null);
-		}
+		await finish(id);
+		await app.relay.drain();
+		await withFakeModel.runDue();
 		expect(given).toBe(1);
 		expect(await events(id)).toContain('analysis.screenshot');
 		expect((await app.sessions.get(integrator, id)).session.report!.aiAnalysis).toEqual({ realPersonOrVirtual: 'real', overallSummary: 'from a fake model' });

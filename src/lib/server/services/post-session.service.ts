@@ -28,18 +28,23 @@ const LEASE_MS = 5 * 60_000;
  * Work after a session ends, run by the `post-session` job 0–8 s after the end (the grace period
  * lets the page's last video chunk arrive): assemble the session video (`media.user_video` when
  * retained), the video analysis (`analysis.video`, only with videoAIAnalysisEnabled), the
- * screenshot analysis (`analysis.screenshot`, only once a ScreenshotAnalyzer is registered), and
+ * screenshot analysis (`analysis.screenshot`, only with a ScreenshotAnalyzer), and
  * finally discard document images and the video unless `retainSessionMedia`.
  */
 export class PostSessionService {
-	private screenshotAnalyzer: ScreenshotAnalyzer | null = null;
 	private stopping = false;
 
-	constructor(private readonly deps: { uow: UnitOfWork; now: () => number; media: MediaService; video: VideoService; videoAnalyzer: VideoAnalyzer }) {}
-
-	setScreenshotAnalyzer(analyzer: ScreenshotAnalyzer | null): void {
-		this.screenshotAnalyzer = analyzer;
-	}
+	constructor(
+		private readonly deps: {
+			uow: UnitOfWork;
+			now: () => number;
+			media: MediaService;
+			video: VideoService;
+			videoAnalyzer: VideoAnalyzer;
+			/** Without one, no screenshot analysis runs (and none is invented). */
+			screenshotAnalyzer?: ScreenshotAnalyzer | null;
+		}
+	) {}
 
 	/** Outbox consumer: schedules every session whose final `session.status` event goes by. */
 	readonly scheduler: OutboxConsumer = async (repos, events, now) => {
@@ -121,7 +126,7 @@ export class PostSessionService {
 			}
 			case 'screenshot-analysis': {
 				// No analyzer, no analysis and no event: aiAnalysis is never invented.
-				const analyzer = this.screenshotAnalyzer;
+				const analyzer = this.deps.screenshotAnalyzer ?? null;
 				const screenshots = analyzer ? await media.list(session.id, ['screenshot', 'user_photo']) : [];
 				const result = analyzer ? await analyzer.analyse({ session, screenshots, open: (m) => media.read(m.storeKey) }) : null;
 				await uow.transaction(async (tx) => {

@@ -17,24 +17,29 @@ import { recordEvent } from './event.service.ts';
 
 export const API_VERSION = '1.0.18';
 
+/** How long an Idempotency-Key of `POST /sessions` is remembered. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+
+/** Builds the extra parts of a session's report (transcript, node reports…): ReportService.build. */
+export type ReportBuilder = (session: Session) => Promise<SessionReport | undefined>;
+
 export interface SessionServiceDeps {
 	uow: UnitOfWork;
 	keys: ServerKeys;
 	now: () => number;
 	publicBaseUrl: string;
 	clientSecretTtlMs: number;
+	/** Without one (a bare service in a test), a report has the language and an empty transcript. */
+	reportBuilder?: ReportBuilder;
 }
 
-/** Builds the extra parts of a session's report (transcript, node reports…); later issues fill it. */
-export type ReportBuilder = (session: Session) => Promise<SessionReport | undefined>;
+const bareReport: ReportBuilder = async (session) => (session.status === 'created' ? undefined : { transcript: [], ...(session.lang ? { lang: session.lang as SessionReport['lang'] } : {}) });
 
 export class SessionService {
-	private reportBuilder: ReportBuilder = async (row) => (row.status === 'created' ? undefined : { transcript: [], ...(row.lang ? { lang: row.lang as SessionReport['lang'] } : {}) });
+	private readonly reportBuilder: ReportBuilder;
 
-	constructor(private readonly deps: SessionServiceDeps) {}
-
-	setReportBuilder(builder: ReportBuilder): void {
-		this.reportBuilder = builder;
+	constructor(private readonly deps: SessionServiceDeps) {
+		this.reportBuilder = deps.reportBuilder ?? bareReport;
 	}
 
 	/**
@@ -139,6 +144,11 @@ export class SessionService {
 		}
 		if (query.includeTotalCount) response.totalCount = await repo.count(principal.accountId, principal.env, query);
 		return response;
+	}
+
+	/** Forgets Idempotency-Keys older than IDEMPOTENCY_TTL_MS (the `idempotency-keys-expiry` job). */
+	async expireIdempotencyKeys(): Promise<number> {
+		return this.deps.uow.repos.idempotency.deleteOlderThan(this.deps.now() - IDEMPOTENCY_TTL_MS);
 	}
 
 	/**

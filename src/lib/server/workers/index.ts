@@ -1,23 +1,35 @@
-import type { App } from '../app.ts';
 import { logger } from '../logger.ts';
+import type { OutboxRelay } from '../services/outbox-relay.service.ts';
+import type { PostSessionService } from '../services/post-session.service.ts';
+import type { RetentionService } from '../services/retention.service.ts';
+import type { SessionService } from '../services/session.service.ts';
+import type { SweeperService } from '../services/sweeper.service.ts';
+import type { WebhookDeliveryService } from '../services/webhook-delivery.service.ts';
+
+/**
+ * The services the jobs call (the app has them all). Named here rather than taken from app.ts,
+ * which starts the workers: the two would import each other.
+ */
+export interface JobServices {
+	sweeper: SweeperService;
+	sessions: SessionService;
+	relay: OutboxRelay;
+	webhooks: WebhookDeliveryService;
+	postSession: PostSessionService;
+	retention: RetentionService;
+}
 
 /** A periodic background job. Jobs must be safe to run on several instances at once. */
 export interface Job {
 	name: string;
 	everyMs: number;
-	run(app: App): Promise<unknown>;
+	run(app: JobServices): Promise<unknown>;
 }
-
-const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 
 /** Every background job of the app, declared once. */
 export const JOBS: readonly Job[] = [
 	{ name: 'session-sweeper', everyMs: 30_000, run: (app) => app.sweeper.sweep() },
-	{
-		name: 'idempotency-keys-expiry',
-		everyMs: 3600_000,
-		run: (app) => app.uow.repos.idempotency.deleteOlderThan(app.now() - IDEMPOTENCY_TTL_MS)
-	},
+	{ name: 'idempotency-keys-expiry', everyMs: 3600_000, run: (app) => app.sessions.expireIdempotencyKeys() },
 	// Outbox → webhook deliveries and post-session scheduling (SKIP LOCKED batches).
 	{ name: 'outbox-relay', everyMs: 250, run: (app) => app.relay.drain() },
 	// Due deliveries, claimed with SKIP LOCKED: every attempt is sent by one instance.
@@ -33,7 +45,7 @@ export interface Workers {
 }
 
 /** Starts every job on its interval; a run never overlaps the previous run of the same job. */
-export function startWorkers(app: App, jobs: readonly Job[] = JOBS): Workers {
+export function startWorkers(app: JobServices, jobs: readonly Job[] = JOBS): Workers {
 	const names = new Set<string>();
 	for (const job of jobs) {
 		if (names.has(job.name)) throw new Error(`Job '${job.name}' is declared twice`);

@@ -1,5 +1,5 @@
 import type { ValidationResult } from '#lib/domain/data-validation.ts';
-import type { SupportedLang } from '#lib/i18n/languages.ts';
+import type { SupportedLang } from '#lib/domain/languages.ts';
 
 export type { SupportedLang };
 

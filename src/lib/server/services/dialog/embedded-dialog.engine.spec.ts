@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SUPPORTED_LANGS, type SupportedLang } from '#lib/i18n/languages.ts';
+import { SUPPORTED_LANGS, type SupportedLang } from '#lib/domain/languages.ts';
 import type { DialogState } from './dialog.types.ts';
 import { analyzeReply, EmbeddedDialogEngine } from './embedded-dialog.engine.ts';
 

@@ -120,7 +120,7 @@ export async function analyseFaceScreenshots(input: { images: readonly Uint8Arra
 }
 
 /**
- * The post-session ScreenshotAnalyzer of issue 4 (`postSession.setScreenshotAnalyzer(...)`), shaped to
+ * The post-session ScreenshotAnalyzer of issue 4 (PostSessionService's `screenshotAnalyzer`), shaped to
  * its interface: reads the screenshot streams and the session's node reports, then analyses.
  */
 export function faceScreenshotAnalyzer(deps: { engine: () => Promise<FaceEngine>; nodeReports: (sessionId: string) => Promise<FaceNodeOutcome[]>; sex?: SexEstimator }) {

@@ -3,7 +3,7 @@
 // URL, the 1:N search. The face handler decides from the `FaceEvidence` made here and nowhere else.
 import { ApiError } from '#lib/domain/errors.ts';
 import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
-import { faceSettingsOf } from '#lib/domain/flow/face-settings.ts';
+import { faceSettingsOf } from '#lib/domain/nodes/face.contract.ts';
 import { faceEvidenceRequestSchema, MAX_EVIDENCE_BODY_BYTES, type FaceClaim } from '#lib/domain/page/face-evidence.schema.ts';
 import type { Session } from '#lib/domain/session/session.model.ts';
 import { formatZodIssues } from '#lib/domain/zod-issues.ts';

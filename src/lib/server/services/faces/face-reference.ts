@@ -2,7 +2,7 @@
 // in the session (`saveToField` of a capture, or the document portrait a document_scan saves), a
 // base64 image the integrator put in `providedData`, or an https URL the server fetches itself.
 import { z } from 'zod';
-import { DOCUMENT_PORTRAIT_FIELD } from '#lib/domain/flow/document-settings.ts';
+import { DOCUMENT_PORTRAIT_FIELD } from '#lib/domain/nodes/document-scan.contract.ts';
 import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
 import type { Session } from '#lib/domain/session/session.model.ts';
 import { cosineSimilarity } from '#lib/face/embedding.ts';

@@ -4,8 +4,8 @@ import type { UnitOfWork } from '../../repositories/index.ts';
 import type { SessionService } from '../session.service.ts';
 import type { OtpDelivery } from '../otp/otp-delivery.ts';
 import type { FaceEngines } from '../faces/face-evidence.ts';
-import type { DocumentMediaSink } from '../documents/document-media.ts';
-import type { DocumentReadFn } from '../documents/document-evidence.ts';
+import type { DocumentMediaSink } from '../../documents/document-media.ts';
+import type { DocumentReadFn } from '../../documents/document-evidence.ts';
 
 /** The runner's dialog engine: the one interface in services/dialog (embedded or LLM). */
 export type DialogPort = DialogEngine;

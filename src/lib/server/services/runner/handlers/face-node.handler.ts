@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
-import { faceSettingsOf, type FaceSettings } from '#lib/domain/flow/face-settings.ts';
+import { faceSettingsOf, type FaceSettings } from '#lib/domain/nodes/face.contract.ts';
 import type { FaceFailureReason } from '#lib/domain/page/face-evidence.schema.ts';
 import { CHALLENGES, type Challenge } from '#lib/domain/face/challenge.ts';
 import { LIVENESS_THRESHOLD } from '#lib/face/face-thresholds.ts';

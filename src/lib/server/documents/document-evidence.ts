@@ -5,7 +5,7 @@
 import sharp from 'sharp';
 import { ApiError } from '#lib/domain/errors.ts';
 import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
-import { documentSettingsOf, sidesFor } from '#lib/domain/flow/document-settings.ts';
+import { documentSettingsOf, sidesFor } from '#lib/domain/nodes/document-scan.contract.ts';
 import {
 	DOCUMENT_IMAGE_MAX_PIXELS,
 	DOCUMENT_IMAGE_MAX_SIDE,
@@ -14,12 +14,11 @@ import {
 	type DocumentClaim,
 	type DocumentSideName
 } from '#lib/domain/page/document-evidence.schema.ts';
-import type { MrtdType } from '#lib/documents/document-type.ts';
 import { formatZodIssues } from '#lib/domain/zod-issues.ts';
-import type { DocumentImageInput, ReadDocumentOptions, ReadDocumentResult } from '../../documents/document-reader.service.ts';
-import { logger } from '../../logger.ts';
-import { IMAGE_TYPES, isAllowedMedia } from '../../media/magic-bytes.ts';
-import { base64Bytes } from '../faces/face-reference.ts';
+import type { DocumentImageInput, ReadDocumentOptions, ReadDocumentResult } from './document-reader.service.ts';
+import { logger } from '../logger.ts';
+import { IMAGE_TYPES, isAllowedMedia } from '../media/magic-bytes.ts';
+import { base64Bytes } from '../services/faces/face-reference.ts';
 
 export { MAX_DOCUMENT_EVIDENCE_BODY_BYTES as MAX_DOCUMENT_UPLOAD_BYTES } from '#lib/domain/page/document-evidence.schema.ts';
 
@@ -92,7 +91,7 @@ export async function readDocumentUpload(read: DocumentReadFn, sessionId: string
 	}
 	const reading = await read(
 		uploads.map((u) => u.bytes),
-		{ mode: settings.scanningMode, allowedDocumentTypes: settings.allowedDocumentTypes as MrtdType[], now: new Date(receivedAt) }
+		{ mode: settings.scanningMode, allowedDocumentTypes: settings.allowedDocumentTypes, now: new Date(receivedAt) }
 	);
 	const serverMs = Math.round(performance.now() - started);
 	logger.debug({ sessionId, nodeId: node.id, status: reading.status, type: reading.documentType, ms: serverMs }, 'document evidence read');

@@ -2,8 +2,8 @@
 // and fire `media.document_photo` in the node's transaction; the portrait found on the document is
 // stored as a `document_photo` too (no event: it is derived from the document photo), so it is
 // discarded with the document at session end unless the session has `retainSessionMedia`.
-import type { Repos } from '../../repositories/index.ts';
-import type { MediaService } from '../media.service.ts';
+import type { Repos } from '../repositories/index.ts';
+import type { MediaService } from '../services/media.service.ts';
 
 export interface DocumentMediaInput {
 	sessionId: string;

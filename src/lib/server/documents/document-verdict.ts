@@ -1,7 +1,7 @@
 // What a document_scan try leads to, decided from the server's own reading only (pure, so the rules
 // are tested without the models). The page's claim is never consulted here.
 import type { DocumentRetryReason } from '#lib/domain/page/document-evidence.schema.ts';
-import type { ReadDocumentResult } from '../../documents/document-reader.service.ts';
+import type { ReadDocumentResult } from './document-reader.service.ts';
 
 export type DocumentJudgement =
 	| { kind: 'accept' }

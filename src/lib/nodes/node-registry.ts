@@ -10,11 +10,12 @@ import RecognitionNode from '#lib/nodes/recognition/recognition-node.svelte';
 import PermissionsNode from '#lib/nodes/permissions/permissions-node.svelte';
 import ServerNode from '#lib/nodes/server-node/server-node.svelte';
 import TwoFactorNode from '#lib/nodes/two-factor/two-factor-node.svelte';
-import type { NodeProps } from './node-props.ts';
+import type { NodeProps } from '#lib/flow/node-props.ts';
 
 /**
  * The component for each node type. Exhaustive by type: a new node type without a component
- * fails the type check.
+ * fails the type check. It lives with the nodes, not in flow/: the node components use flow/
+ * (translator, node props, uploads), so a registry in flow/ made the two folders import each other.
  */
 export const NODE_COMPONENTS = {
 	start: ServerNode,

@@ -8,13 +8,13 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '#lib/domain/errors.ts';
 import type { PageState } from '#lib/domain/page/page.schema.ts';
-import { DOCUMENT_SCAN_DEFAULTS } from '#lib/domain/flow/document-settings.ts';
-import { STORE_KINDS, createTestApp, manualClock } from '../../../../../tests/helpers/test-store.ts';
-import { stillFrames } from '../../../../../tests/helpers/face-frames.ts';
-import type { ApiPrincipal } from '../../repositories/account.repository.ts';
-import type { PagePrincipal } from '../page.service.ts';
+import { DOCUMENT_SCAN_DEFAULTS } from '#lib/domain/nodes/document-scan.contract.ts';
+import { STORE_KINDS, createTestApp, manualClock } from '../../../../tests/helpers/test-store.ts';
+import { stillFrames } from '../../../../tests/helpers/face-frames.ts';
+import type { ApiPrincipal } from '../repositories/account.repository.ts';
+import type { PagePrincipal } from '../services/page.service.ts';
 
-const DOCS = path.resolve(import.meta.dirname, '../../../../../tests/fixtures/documents');
+const DOCS = path.resolve(import.meta.dirname, '../../../../tests/fixtures/documents');
 const doc = (name: string) => readFileSync(path.join(DOCS, name)).toString('base64');
 const SLOW = 180_000;
 

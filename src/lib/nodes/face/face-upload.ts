@@ -1,15 +1,16 @@
-// What a face node needs of the hosted page's runner (its PageRunner fits this shape), and the upload
-// of a try's evidence to `POST /api/client/nodes/{nodeId}/evidence`.
+// The upload of a face node's try to `POST /api/client/nodes/{nodeId}/evidence`, and what a camera
+// node needs of the page (`PagePort`: the hosted page's PageRunner fits this shape).
 import type { FaceEvidenceRequest } from '#lib/domain/page/face-evidence.schema.ts';
 import type { PageState } from '#lib/domain/page/page.schema.ts';
 import { bytesToBase64, evidenceRequestId, postEvidence } from '#lib/flow/evidence-upload.ts';
 import type { EvidencePayload, UploadAnswer } from '#lib/camera/capture-machine.ts';
 import { FACE_NODE_TYPES, type FaceNodeType } from '#lib/domain/flow/node-types.ts';
 import { isViewOf } from '#lib/domain/nodes/node-contracts.ts';
+import type { NodeProps } from '#lib/flow/node-props.ts';
 import { FACE_FAILURE_REASONS, type FaceFailureReason } from '#lib/domain/page/face-evidence.schema.ts';
 
-/** What a face node uses of the page's runner (PageRunner has it all). */
-export interface FaceRunnerLike {
+/** What a camera node uses of the page (PageRunner has it all; tests pass a small fake). */
+export interface PagePort {
 	state: PageState | null;
 	client: { token: string | null };
 	media?: { stream: MediaStream | null };
@@ -19,13 +20,12 @@ export interface FaceRunnerLike {
 	applyState?(state: PageState): void;
 }
 
-import type { NodeProps } from '#lib/flow/node-props.ts';
 export type FaceNodeProps = NodeProps<FaceNodeType>;
 
 const base64 = (buffer: ArrayBuffer) => bytesToBase64(new Uint8Array(buffer));
 
 /** Posts the evidence (retrying lost connections with the same request id) and says what it led to. */
-export async function uploadEvidence(runner: FaceRunnerLike, nodeId: string, payload: EvidencePayload, fetchFn: typeof fetch = fetch): Promise<UploadAnswer> {
+export async function uploadEvidence(runner: PagePort, nodeId: string, payload: EvidencePayload, fetchFn: typeof fetch = fetch): Promise<UploadAnswer> {
 	const step = runner.state?.session.step ?? 0;
 	const body: FaceEvidenceRequest = {
 		step,

@@ -19,10 +19,7 @@ export const LANGUAGES = [
 
 export type SupportedLang = (typeof LANGUAGES)[number]['id'];
 
-export const SUPPORTED_LANGS = LANGUAGES.map((l) => l.id) as unknown as readonly [
-	SupportedLang,
-	...SupportedLang[]
-];
+export const SUPPORTED_LANGS = LANGUAGES.map((l) => l.id) as readonly SupportedLang[] as readonly [SupportedLang, ...SupportedLang[]];
 
 // Pure: browser bundles that only need the language list drop zod with it.
 export const supportedLangSchema = /* @__PURE__ */ z.enum(SUPPORTED_LANGS);
