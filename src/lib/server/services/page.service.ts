@@ -12,7 +12,6 @@ import type { Repos, UnitOfWork } from '../repositories/index.ts';
 import type { CatalogueService } from './catalogue.service.ts';
 import type { PendingEffect } from './runner/node-handler.ts';
 import { flowProgress } from '#lib/domain/flow/flow-progress.ts';
-import type { FlowNode } from '#lib/domain/flow/flow.schema.ts';
 import type { Session, SessionDevice, SessionLocation } from '#lib/domain/session/session.model.ts';
 import { DEMO_FLOW_ID } from './demo.service.ts';
 import { FlowRunner, toPhrase, type RunnerResult } from './runner/runner.service.ts';
@@ -87,8 +86,8 @@ export class PageService {
 			return { page, frameAncestors };
 		}
 		const session = check.session;
-		const settings = session.settings as { langs?: string[]; defaultLang?: string; avatarId?: string; customization?: PageState['customization'] };
-		const langs = (settings.langs?.filter(isSupportedLang) ?? []) as SupportedLang[];
+		const { settings } = session;
+		const langs = settings.langs?.filter(isSupportedLang) ?? [];
 		const defaultLang = isSupportedLang(settings.defaultLang) ? settings.defaultLang : undefined;
 		// `?lang=` is a demo feature: honoured for sandbox sessions only.
 		const override = session.env === 'test' ? (prefs.override ?? undefined) : undefined;
@@ -107,7 +106,7 @@ export class PageService {
 			sandbox: session.env === 'test',
 			avatar: avatar ? { id: avatar.id, name: avatar.name, imageUrl: avatar.imageUrl, gender: avatar.gender } : null,
 			customization: settings.customization ?? {},
-			requirements: requirementsOf(session.flow as { type: string }[])
+			requirements: requirementsOf(session.flow)
 		};
 		return { page: { kind: 'intro', lang, intro }, frameAncestors };
 	}
@@ -168,7 +167,7 @@ export class PageService {
 			}
 			if (request.clientSecret && session.status === 'created') {
 				await repos.sessions.updateSecret(session.id, { openedAt: now, openNonceHash: nonceHash });
-				const settings = session.settings as { langs?: string[]; defaultLang?: string };
+				const { settings } = session;
 				const lang = resolveLanguage({
 					browserLanguages: request.languages,
 					sessionLangs: settings.langs?.filter(isSupportedLang),
@@ -301,21 +300,21 @@ export class PageService {
 	async stateOf(repos: Repos, sessionId: string, role: 'primary' | 'observer'): Promise<PageState> {
 		const session = await repos.sessions.findById(sessionId);
 		if (!session) throw new ApiError('not_found_error', 'Session not found', { code: 'session_not_found' });
-		const settings = session.settings as { langs?: string[]; avatarId?: string; customization?: PageState['customization']; finalPhrase?: string };
+		const { settings } = session;
 		const avatar = await this.deps.catalogue.avatarFor(settings.avatarId, repos);
 		const lang: SupportedLang = isSupportedLang(session.lang) ? session.lang : 'en';
 		const node = await this.deps.runner.view(repos, session);
 		const state: PageState = {
-			session: { id: session.id, status: session.status, lang, langs: (settings.langs?.filter(isSupportedLang) ?? [...SUPPORTED_LANGS]) as SupportedLang[], step: session.step },
+			session: { id: session.id, status: session.status, lang, langs: settings.langs?.filter(isSupportedLang) ?? [...SUPPORTED_LANGS], step: session.step },
 			role,
 			sandbox: session.env === 'test',
 			demo: session.env === 'test' && session.flowId === DEMO_FLOW_ID && role === 'primary',
 			avatar: avatar ? { id: avatar.id, name: avatar.name, imageUrl: avatar.imageUrl, gender: avatar.gender } : null,
 			customization: settings.customization ?? {},
 			node,
-			progress: flowProgress(session.flow as FlowNode[], node?.id),
+			progress: flowProgress(session.flow, node?.id),
 			transcript: (await repos.transcript.list(session.id)).map(toPhrase),
-			requirements: requirementsOf(session.flow as { type: string }[]),
+			requirements: requirementsOf(session.flow),
 			embedOrigins: await this.embedOrigins(repos, session.accountId)
 		};
 		if (session.status === 'complete' || session.status === 'incomplete') {
