@@ -188,6 +188,29 @@ describe.each(STORE_KINDS)('hosted page runner on %s', (kind) => {
 		expect((await app.uow.repos.nodeReports.list(created.session.id)).length).toBe(1);
 	});
 
+	it('answers an upload to a node that takes none, or to no node, with a clear error and moves nothing', async () => {
+		const created = await newSession();
+		const opened = await app.pages.open({ clientSecret: created.clientSecret.secret, languages: [] });
+		const p = await principalOf(opened.pageToken);
+		const step = opened.state.session.step;
+		const upload = (nodeId: string, body: unknown) =>
+			app.pages.submitEvidence(p, nodeId, async () => body).then(
+				() => new ApiError('server_error', 'the upload was accepted'),
+				(e: unknown) => e as ApiError
+			);
+		const conversation = await upload('hello', { step, frames: [] });
+		expect({ status: conversation.status, code: conversation.code, message: conversation.message }).toEqual({
+			status: 400,
+			code: 'outcome_not_allowed',
+			message: "A conversation node has no action 'evidence'"
+		});
+		expect(await upload('nowhere', { step })).toMatchObject({ status: 409, code: 'node_not_current' });
+		expect(await upload('hello', { frames: [] })).toMatchObject({ status: 400, type: 'validation_error', message: expect.stringMatching(/'step'/) });
+		const state = await app.pages.state(p);
+		expect({ node: state.node?.id, step: state.session.step }).toEqual({ node: 'hello', step });
+		expect(await app.uow.repos.nodeReports.list(created.session.id)).toEqual([]);
+	});
+
 	it('locks the passcode after maxAttempts wrong codes, resends included', async () => {
 		const created = await newSession();
 		const opened = await app.pages.open({ clientSecret: created.clientSecret.secret, languages: [] });
