@@ -1,38 +1,62 @@
 import type { Component } from 'svelte';
 import type { NodeType } from '#lib/domain/flow/node-types.ts';
-import DocumentScanNode from '#lib/nodes/document-scan/document-scan-node.svelte';
-import ConversationNode from '#lib/nodes/conversation/conversation-node.svelte';
-import EnterEmailNode from '#lib/nodes/enter-email/enter-email-node.svelte';
-import FaceCompareNode from '#lib/nodes/face-compare/face-compare-node.svelte';
-import FaceScanNode from '#lib/nodes/face-scan/face-scan-node.svelte';
-import LivenessDetectionNode from '#lib/nodes/liveness-detection/liveness-detection-node.svelte';
-import RecognitionNode from '#lib/nodes/recognition/recognition-node.svelte';
-import PermissionsNode from '#lib/nodes/permissions/permissions-node.svelte';
-import ServerNode from '#lib/nodes/server-node/server-node.svelte';
-import TwoFactorNode from '#lib/nodes/two-factor/two-factor-node.svelte';
 import type { NodeProps } from '#lib/flow/node-props.ts';
 
+type NodeModule<K extends NodeType> = Promise<{ default: Component<NodeProps<K>> }>;
+
 /**
- * The component for each node type. Exhaustive by type: a new node type without a component
- * fails the type check. It lives with the nodes, not in flow/: the node components use flow/
- * (translator, node props, uploads), so a registry in flow/ made the two folders import each other.
+ * The component for each node type, loaded when a node of that type first shows. Exhaustive by
+ * type: a new node type without a component fails the type check. Loaded, not imported: the first
+ * screen (the permissions page) then carries none of the node screens' code — a flow's face, document
+ * and passcode screens cost a phone nothing until the user reaches them (npm run bench -- page).
+ * It lives with the nodes, not in flow/: the node components use flow/ (translator, node props,
+ * uploads), so a registry in flow/ made the two folders import each other.
  */
 export const NODE_COMPONENTS = {
-	start: ServerNode,
-	end: ServerNode,
-	data_validation: ServerNode,
-	conversation: ConversationNode,
-	enter_email: EnterEmailNode,
-	two_factor: TwoFactorNode,
-	two_factor_email: TwoFactorNode,
-	two_factor_sms: TwoFactorNode,
-	permissions: PermissionsNode,
-	liveness_detection: LivenessDetectionNode,
-	face_scan: FaceScanNode,
-	face_compare: FaceCompareNode,
-	recognition: RecognitionNode,
-	document_scan: DocumentScanNode
-} satisfies { [K in NodeType]: Component<NodeProps<K>> };
+	start: () => import('#lib/nodes/server-node/server-node.svelte'),
+	end: () => import('#lib/nodes/server-node/server-node.svelte'),
+	data_validation: () => import('#lib/nodes/server-node/server-node.svelte'),
+	conversation: () => import('#lib/nodes/conversation/conversation-node.svelte'),
+	enter_email: () => import('#lib/nodes/enter-email/enter-email-node.svelte'),
+	two_factor: () => import('#lib/nodes/two-factor/two-factor-node.svelte'),
+	two_factor_email: () => import('#lib/nodes/two-factor/two-factor-node.svelte'),
+	two_factor_sms: () => import('#lib/nodes/two-factor/two-factor-node.svelte'),
+	permissions: () => import('#lib/nodes/permissions/permissions-node.svelte'),
+	liveness_detection: () => import('#lib/nodes/liveness-detection/liveness-detection-node.svelte'),
+	face_scan: () => import('#lib/nodes/face-scan/face-scan-node.svelte'),
+	face_compare: () => import('#lib/nodes/face-compare/face-compare-node.svelte'),
+	recognition: () => import('#lib/nodes/recognition/recognition-node.svelte'),
+	document_scan: () => import('#lib/nodes/document-scan/document-scan-node.svelte')
+} satisfies { [K in NodeType]: () => NodeModule<K> };
+
+const loading = new Map<NodeType, Promise<Component<NodeProps>>>();
+
+/**
+ * The component of a node type, fetched once. A failed fetch (a dropped connection on a phone) is
+ * forgotten, so the next call tries again rather than repeating the failure.
+ */
+export function loadNodeComponent(type: NodeType): Promise<Component<NodeProps>> {
+	let pending = loading.get(type);
+	if (!pending) {
+		// Each component takes its own type's view; the registry pairs them, so the union is widened here.
+		pending = NODE_COMPONENTS[type]().then((m) => m.default as Component<NodeProps>);
+		pending.catch(() => loading.delete(type));
+		loading.set(type, pending);
+	}
+	return pending;
+}
+
+const CAMERA_NODES: readonly NodeType[] = ['face_scan', 'liveness_detection', 'face_compare', 'recognition', 'document_scan'];
+
+/**
+ * Fetches in the background the screens a flow may show, so a node opens without waiting for its
+ * code: called once the first screen is interactive. Camera screens only when the flow uses the camera.
+ */
+export function prefetchNodeComponents(requirements: { camera: boolean }): void {
+	for (const type of Object.keys(NODE_COMPONENTS) as NodeType[]) {
+		if (requirements.camera || !CAMERA_NODES.includes(type)) loadNodeComponent(type).catch(() => undefined);
+	}
+}
 
 /** Node types whose screen is the avatar's conversation (the stage gets the most room). */
 export const TALKING_NODES: ReadonlySet<NodeType> = new Set(['conversation']);
