@@ -1,12 +1,11 @@
 import { getContext, setContext } from 'svelte';
-import type { i18n, TFunction } from 'i18next';
-import { NAMESPACES, type LocaleCatalogue } from '#lib/i18n/catalogue.ts';
-import { createI18n } from '#lib/i18n/create-i18n.ts';
+import type { LocaleCatalogue } from '#lib/i18n/catalogue.ts';
+import { createTranslate, type Translate } from '#lib/i18n/translate.ts';
 import type { SupportedLang } from '#lib/domain/languages.ts';
 import { loadLocale } from '#lib/i18n/load-locale.ts';
 
 /** `t` over every namespace: keys are written `'otp:wrongCode'` and checked against en.json. */
-export type Translate = TFunction<typeof NAMESPACES>;
+export type { Translate };
 
 /**
  * The page's UI language. Starts from the catalogue the server rendered with (so hydration
@@ -14,19 +13,18 @@ export type Translate = TFunction<typeof NAMESPACES>;
  */
 export class Translator {
 	lang = $state<SupportedLang>('en');
-	#instance = $state.raw<i18n>() as i18n;
-	readonly t: Translate = $derived(this.#instance.getFixedT(this.lang, NAMESPACES));
+	t = $state.raw<Translate>() as Translate;
 
 	constructor(lang: SupportedLang, catalogue: LocaleCatalogue) {
 		this.lang = lang;
-		this.#instance = createI18n(lang, catalogue);
+		this.t = createTranslate(lang, catalogue);
 	}
 
 	/** Switches the UI language (no-op when it is already this one). */
 	async use(lang: SupportedLang): Promise<void> {
 		if (lang === this.lang) return;
 		const catalogue = await loadLocale(lang);
-		this.#instance = createI18n(lang, catalogue);
+		this.t = createTranslate(lang, catalogue);
 		this.lang = lang;
 		if (typeof document !== 'undefined') document.documentElement.lang = lang;
 	}

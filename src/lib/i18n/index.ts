@@ -1,7 +1,7 @@
 // Browser-safe entry point. BUNDLED_LOCALES (all 13 catalogues) is deliberately not re-exported:
 // import '#lib/i18n/bundled-locales.ts' from server code or tests only.
 export { NAMESPACES, type CatalogueTree, type EnglishCatalogue, type LocaleCatalogue, type Namespace } from './catalogue.ts';
-export { createI18n, createI18nFor, type CreateI18nOptions } from './create-i18n.ts';
+export { createTranslate, createTranslateFor, type Translate, type TranslateOptions, type TranslateSetup, type TranslationKey } from './translate.ts';
 export { pickCustomText } from './custom-text.ts';
 export {
 	DEFAULT_LANG,

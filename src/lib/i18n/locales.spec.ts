@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BUNDLED_LOCALES } from './bundled-locales.ts';
 import { NAMESPACES } from './catalogue.ts';
-import { createI18n } from './create-i18n.ts';
+import { createTranslate } from './translate.ts';
 import { SUPPORTED_LANGS, type SupportedLang } from '../domain/languages.ts';
 import { loadLocale } from './load-locale.ts';
 
@@ -157,9 +157,9 @@ describe('the checker itself', () => {
 	});
 });
 
-describe('i18next set-up', () => {
+describe('translation', () => {
 	it('picks the Russian plural form by number', () => {
-		const t = createI18n('ru', BUNDLED_LOCALES.ru).t;
+		const t = createTranslate('ru', BUNDLED_LOCALES.ru);
 		const forms = [1, 2, 5, 21, 22, 25, 11].map((count) => t('otp:wrongCode', { count }));
 		expect(forms[0]).toContain('1');
 		expect(new Set([forms[0], forms[3]].map((s) => s.replace(/\d+/g, 'N'))).size).toBe(1); // 1 and 21
@@ -170,11 +170,11 @@ describe('i18next set-up', () => {
 
 	it('uses one form in Japanese and Chinese and interpolates', () => {
 		for (const lang of ['ja', 'zh', 'zh-TW', 'zh-HK'] as const) {
-			const t = createI18n(lang, BUNDLED_LOCALES[lang]).t;
+			const t = createTranslate(lang, BUNDLED_LOCALES[lang]);
 			expect(t('common:reconnectingIn', { count: 1 })).toContain('1');
 			expect(t('common:reconnectingIn', { count: 7 })).toContain('7');
 		}
-		const en = createI18n('en', BUNDLED_LOCALES.en).t;
+		const en = createTranslate('en', BUNDLED_LOCALES.en);
 		expect(en('otp:sent', { destination: 'a***@example.com' })).toBe('We sent a code to a***@example.com.');
 		expect(en('common:reconnectingIn', { count: 1 })).toBe('Connection lost. Reconnecting in 1 second…');
 		expect(en('common:reconnectingIn', { count: 3 })).toBe('Connection lost. Reconnecting in 3 seconds…');
@@ -183,9 +183,9 @@ describe('i18next set-up', () => {
 	});
 
 	it('does not HTML-escape (Svelte does) and falls back to English when asked', () => {
-		const t = createI18n('de', { ...BUNDLED_LOCALES.de, common: {} } as never, { fallback: BUNDLED_LOCALES.en }).t;
+		const t = createTranslate('de', { ...BUNDLED_LOCALES.de, common: {} } as never, { fallback: BUNDLED_LOCALES.en });
 		expect(t('common:continue')).toBe('Continue');
-		expect(createI18n('en', BUNDLED_LOCALES.en).t('otp:sent', { destination: '<b>' })).toContain('<b>');
+		expect(createTranslate('en', BUNDLED_LOCALES.en)('otp:sent', { destination: '<b>' })).toContain('<b>');
 	});
 
 	it('loads each language lazily with the same content', async () => {
