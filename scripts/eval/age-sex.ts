@@ -1,12 +1,14 @@
-// How well can we fill the report's aiAnalysis ageMin/ageMax/sex? face-api's AgeGenderNet on our own
-// detector's boxes, against the fixture people whose age at photo time is public.
+// How well can we fill the report's aiAnalysis ageMin/ageMax/sex? face-api's AgeGenderNet (the
+// server's estimator) on our own detector's boxes, against the fixture people whose age at photo time
+// is public. The constants of src/lib/server/services/faces/age-sex-report.ts come from this table.
 // Run: npx tsx scripts/eval/age-sex.ts [--local]   → bench/results/age-sex-eval.md
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FaceEngine } from '../../src/lib/server/biometrics/face-engine.ts';
 import { decodeImage } from '../../src/lib/server/biometrics/image-decode.ts';
-import { createAgeSexEstimator } from './age-sex-estimator.ts';
+import { createAgeSexEstimator } from '../../src/lib/server/biometrics/age-sex-estimator.ts';
+import { ageRange, SEX_MIN_PROBABILITY } from '../../src/lib/server/services/faces/age-sex-report.ts';
 
 interface Truth {
 	file: string;
@@ -92,6 +94,12 @@ out.push('| metric | value |', '|---|---|');
 out.push(`| sex correct | ${rows.filter((r) => r.sex === r.truth.sex).length}/${rows.length} |`);
 out.push(`| age mean absolute error | ${(errors.reduce((a, e) => a + Math.abs(e), 0) / Math.max(1, errors.length)).toFixed(1)} years (n = ${errors.length}) |`);
 out.push(`| age within ±8 / ±10 years | ${within(8)}/${errors.length} / ${within(10)}/${errors.length} |`);
+const sorted = [...errors].sort((a, b) => a - b);
+out.push(`| error range (estimate − truth), what ageMin/ageMax widen by | ${sorted[0].toFixed(1)} … +${sorted[sorted.length - 1].toFixed(1)} years |`);
+const held = aged.filter((r) => { const { ageMin, ageMax } = ageRange(r.age); return ageMin <= (r.truth.age as number) && (r.truth.age as number) <= ageMax; }).length;
+out.push(`| true age inside the reported ageMin–ageMax | ${held}/${aged.length} |`);
+const confident = rows.filter((r) => r.p >= SEX_MIN_PROBABILITY);
+out.push(`| sex at probability ≥ ${SEX_MIN_PROBABILITY} (reported): right / coverage | ${confident.filter((r) => r.sex === r.truth.sex).length}/${confident.length} / ${confident.length}/${rows.length} |`);
 out.push(`| model load | ${loadMs.toFixed(0)} ms |`);
 out.push(`| estimate per face (median, crop included) | ${median(times).toFixed(1)} ms |`);
 out.push('');

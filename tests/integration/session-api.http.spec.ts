@@ -77,6 +77,23 @@ describe('Session API over HTTP (production build)', () => {
 			expect(listed.json.sessions[0].id).toBe(session.id);
 		});
 
+		it('creates a face_scan compare with referenceImageSource session and no referenceImageKey', async () => {
+			// The spec requires only mode and outcomes; the node compares with the face saved last.
+			const flow = [
+				{ id: 'start', type: 'start', outcome: 'selfie' },
+				{ id: 'selfie', type: 'face_scan', mode: 'capture', saveToField: 'selfie', outcomes: { passed: 'cmp', notPassed: 'end', cancelled: 'end', error: 'end' } },
+				{ id: 'cmp', type: 'face_scan', mode: 'compare', referenceImageSource: 'session', outcomes: { passed: 'end', notPassed: 'end', cancelled: 'end', error: 'end' } },
+				{ id: 'end', type: 'end' }
+			];
+			const created = await a('POST', '/sessions', createBody({ clientReferenceId: 'session-reference', flow }));
+			expect(created.status, JSON.stringify(created.json)).toBe(201);
+			expect(created.json.session.settings.flow[2]).not.toHaveProperty('referenceImageKey');
+			// A providedData source still needs its key: there is nothing to fall back to.
+			const refused = await a('POST', '/sessions', createBody({ flow: flow.map((n) => (n.id === 'cmp' ? { ...n, referenceImageSource: 'providedData' } : n)) }));
+			expect(refused.status).toBe(400);
+			expect(refused.json.error.message).toContain("'referenceImageKey' is required when referenceImageSource is 'providedData'");
+		});
+
 		it('replays a create with the same Idempotency-Key', async () => {
 			const body = createBody({ clientReferenceId: 'idem-http' });
 			const first = await a('POST', '/sessions', body, { 'idempotency-key': 'order-77' });

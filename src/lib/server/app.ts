@@ -23,6 +23,7 @@ import { safeFetchImage } from './http/safe-fetch.ts';
 import type { FaceEvidenceSink } from './services/faces/face-evidence-sink.ts';
 import { FaceTemplateCache } from './services/faces/template-cache.ts';
 import { faceScreenshotAnalyzer } from './services/faces/face-ai-analysis.ts';
+import { getAgeSexEstimator } from './biometrics/age-sex-estimator.ts';
 import { MediaFaceEvidenceSink } from './services/faces/media-face-evidence-sink.ts';
 import { LocalMediaStore } from './media/local-media-store.ts';
 import type { MediaStore } from './media/media-store.ts';
@@ -128,7 +129,7 @@ export async function assembleApp(config: Config, options: StartOptions = {}): P
 	const otp = options.otp ?? createOtpDelivery({ smtpUrl: config.SMTP_URL, smtpFrom: config.SMTP_FROM, smsWebhookUrl: config.SMS_WEBHOOK_URL, uow, now });
 	const faceEvidence = options.faceEvidence ?? new MediaFaceEvidenceSink({ media, uow });
 	const faceTemplates = new FaceTemplateCache({ uow, keys });
-	const runner = new FlowRunner({ uow, keys, now, sessions, dialog: options.dialog ?? createDialogEngine(config, { logger }), otp, faces: { engine: getFaceEngine, templates: faceTemplates, sink: faceEvidence, fetchImage: (url) => safeFetchImage(url) }, documents: { sink: new MediaDocumentSink(media), read: (images, opts) => readDocument(images, opts) } });
+	const runner = new FlowRunner({ uow, keys, now, sessions, dialog: options.dialog ?? createDialogEngine(config, { logger }), otp, faces: { engine: getFaceEngine, ageSex: getAgeSexEstimator, templates: faceTemplates, sink: faceEvidence, fetchImage: (url) => safeFetchImage(url) }, documents: { sink: new MediaDocumentSink(media), read: (images, opts) => readDocument(images, opts) } });
 	const pages = new PageService({ uow, now, runner, catalogue, frameAncestors: config.FRAME_ANCESTORS });
 	const sweeper = new SweeperService({ uow, sessions, now, inactivityMs: config.SESSION_INACTIVITY_TIMEOUT_S * 1000 });
 	const rateLimiter = new RateLimiter(config.RATE_LIMIT, config.RATE_LIMIT_WINDOW_S, store.pgPool);
@@ -140,8 +141,8 @@ export async function assembleApp(config: Config, options: StartOptions = {}): P
 	});
 	const video = new VideoService({ uow, media, now });
 	const videoAnalyzer = new VideoAnalyzer({ ffmpeg: config.FFMPEG_PATH, ffprobe: config.FFPROBE_PATH }, now);
-	// aiAnalysis from the face screenshots, with the server's face models (age and sex left out: README).
-	const screenshotAnalyzer = faceScreenshotAnalyzer({ engine: getFaceEngine, nodeReports: (id) => uow.repos.nodeReports.list(id) });
+	// aiAnalysis from the face screenshots, with the server's face models and the age and sex estimator (README).
+	const screenshotAnalyzer = faceScreenshotAnalyzer({ engine: getFaceEngine, nodeReports: (id) => uow.repos.nodeReports.list(id), ageSex: getAgeSexEstimator });
 	const postSession = new PostSessionService({ uow, now, media, video, videoAnalyzer, screenshotAnalyzer });
 	const relay = new OutboxRelay({ uow, now, consumers: [webhookFanout, postSession.scheduler] });
 	const webhooks = new WebhookDeliveryService({ uow, keys, now, publicBaseUrl: config.PUBLIC_BASE_URL, send: options.webhookSend });

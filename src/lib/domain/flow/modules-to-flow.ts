@@ -9,6 +9,21 @@ export const LEGACY_FIELDS = {
 	documentPortrait: 'documentPortrait'
 } as const;
 
+/**
+ * Where a face_scan puts the server's age estimate in session data (`face.estimatedAgeMin` /
+ * `face.estimatedAgeMax`, the report's ageMin/ageMax), for the legacy ageEstimation check to read.
+ */
+export const ESTIMATED_AGE_KEY = 'face';
+export const ESTIMATED_AGE_MIN_FIELD = `${ESTIMATED_AGE_KEY}.estimatedAgeMin`;
+
+/**
+ * Whether a data_validation node of the flow reads the estimated age: only then does a face_scan
+ * estimate it during the session (one model run, ≈35 ms; the report estimates after the session).
+ */
+export function flowReadsEstimatedAge(flow: readonly { type: string; validation?: { field?: string } }[]): boolean {
+	return flow.some((n) => n.type === 'data_validation' && (n.validation?.field ?? '').startsWith(`${ESTIMATED_AGE_KEY}.estimatedAge`));
+}
+
 const CAMERA_MODULES = new Set<Module['type']>(['identityVerification', 'documentAuthentication', 'ageEstimation']);
 
 /**
@@ -106,8 +121,9 @@ export function modulesToFlow(modules: readonly Module[]): RawNode[] {
 					{
 						id: `${p}age_check`,
 						type: 'data_validation',
-						// The face nodes store the server's age estimate (lower bound) under this key.
-						validation: { field: 'face.estimatedAgeMin', action: 'greaterThan', value: String(module.age - 1) },
+						// The face_scan stores the lower end of the server's age range here (a whole number), so
+						// 'greater than age − 1' is ageMin ≥ age: conservative, as the range holds for most people.
+						validation: { field: ESTIMATED_AGE_MIN_FIELD, action: 'greaterThan', value: String(module.age - 1) },
 						outcomes: [
 							{ id: 'oldEnough', condition: 'The validation passed', targetNodeId: NEXT },
 							{ id: 'tooYoung', condition: 'otherwise', targetNodeId: NEXT }

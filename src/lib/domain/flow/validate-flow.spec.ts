@@ -71,6 +71,18 @@ describe('validateFlow: valid flows', () => {
 		expect(validateFlow(flow)).toEqual({ ok: true, flow });
 	});
 
+	it('accepts a session compare without referenceImageKey (the spec requires only mode and outcomes)', () => {
+		// The node then compares with the face saved last in the session (face-reference.ts).
+		for (const node of [
+			{ ...MINIMAL.face_scan, mode: 'compare', referenceImageSource: 'session' },
+			{ type: 'face_compare', referenceImageSource: 'session', outcomes: fixed('face_compare') },
+			{ type: 'face_compare', outcomes: fixed('face_compare') }
+		]) {
+			const result = validateFlow(wrap(node));
+			expect(result.ok ? [] : result.issues).toEqual([]);
+		}
+	});
+
 	it('keeps unknown extra node fields as the caller sent them', () => {
 		const flow = wrap({ ...MINIMAL.enter_email, position: { x: 1, y: 2 } });
 		const result = validateFlow(flow);

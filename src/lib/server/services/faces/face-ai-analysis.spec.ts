@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FaceEngine } from '../../biometrics/face-engine.ts';
-import { analyseFaceScreenshots, composeAiAnalysis, type ScreenshotFace } from './face-ai-analysis.ts';
+import { createAgeSexEstimator } from '../../biometrics/age-sex-estimator.ts';
+import { analyseFaceScreenshots, composeAiAnalysis, findingFromReports, type ScreenshotFace } from './face-ai-analysis.ts';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../../../../tests/fixtures/faces/${name}`, import.meta.url)));
 const CAPTURE = [{ type: 'face_scan', outcome: 'passed' }];
@@ -29,9 +30,23 @@ describe('composeAiAnalysis', () => {
 		expect(composeAiAnalysis([], [{ type: 'enter_email', outcome: 'emailEntered' }])).toBeNull();
 	});
 
-	it('reports sex only from a confident estimate on a real person', () => {
-		expect(composeAiAnalysis([shot()], CAPTURE, { sex: 'female', probability: 0.97 })!.sex).toBe('female');
-		expect(composeAiAnalysis([shot()], CAPTURE, { sex: 'female', probability: 0.6 })!.sex).toBeUndefined();
+	it('reports the age range, and sex only from a confident estimate, on a real person only', () => {
+		const finding = { age: 40, ageMin: 25, ageMax: 59, sex: 'female' as const, sexProbability: 0.97 };
+		const real = composeAiAnalysis([shot()], CAPTURE, finding)!;
+		expect(real).toMatchObject({ ageMin: 25, ageMax: 59, sex: 'female' });
+		expect(real.analysis!.find((i) => i.title === 'Age and sex')!.shortDescription).toBe('Estimated age 25–59, sex female.');
+		const unsure = composeAiAnalysis([shot()], CAPTURE, { ...finding, sex: undefined, sexProbability: 0.6 })!;
+		expect(unsure).toMatchObject({ ageMin: 25, ageMax: 59 });
+		expect(unsure).not.toHaveProperty('sex');
+		const replay = composeAiAnalysis([shot({ liveness: 0.05 })], CAPTURE, finding)!;
+		expect(replay).not.toHaveProperty('ageMin');
+		expect(replay).not.toHaveProperty('sex');
+	});
+
+	it('reuses the estimate a face node made during the session', () => {
+		const stored = { age: 52.3, ageMin: 37, ageMax: 71, sex: 'male', sexProbability: 0.95 };
+		expect(findingFromReports([{ type: 'face_scan', outcome: 'passed', details: { ageEstimate: stored } }])).toEqual(stored);
+		expect(findingFromReports([{ type: 'face_scan', outcome: 'passed', details: { ageEstimate: { unavailable: 'the age model is not installed' } } }])).toBeNull();
 	});
 });
 
@@ -52,4 +67,21 @@ describe('analyseFaceScreenshots on the fixture photos', () => {
 		expect(two!.realPersonOrVirtual).toBe('virtual');
 		expect(two!.analysis!.find((i) => i.title === 'Same person throughout')!.shortDescription).toBe('Different people appear in the screenshots.');
 	});
+
+	it('estimates age and sex once, on the largest single face, with the real model', async () => {
+		const estimator = await createAgeSexEstimator();
+		let runs = 0;
+		const counted = { estimate: (...args: Parameters<typeof estimator.estimate>) => (runs++, estimator.estimate(...args)) };
+		// Barack Obama at 51 (2012): the model reads about 43, so the range must hold 51.
+		const a = await analyseFaceScreenshots({ images: [fixture('barack_obama_1.jpg'), fixture('barack_obama_2.jpg')], reports: CAPTURE, engine, ageSex: async () => counted });
+		expect(runs).toBe(1);
+		expect(a!.ageMin!).toBeLessThanOrEqual(51);
+		expect(a!.ageMax!).toBeGreaterThanOrEqual(51);
+		expect(a!.ageMax! - a!.ageMin!).toBeGreaterThan(30);
+		expect(a!.sex).toBe('male');
+		// Without an estimator the fields stay out.
+		const none = await analyseFaceScreenshots({ images: [fixture('barack_obama_1.jpg')], reports: CAPTURE, engine, ageSex: async () => null });
+		expect(none).not.toHaveProperty('ageMin');
+		expect(none).not.toHaveProperty('sex');
+	}, 60_000);
 });

@@ -1,16 +1,18 @@
 // `aiAnalysis` of a session's report, from its face screenshots and the face nodes' server verdicts.
-// Fields without a model good enough behind them are omitted, never guessed:
-// - age (ageMin/ageMax): face-api's AgeGenderNet, the best candidate measured, is off by 6–8 years on
-//   average on the fixtures and read a 10-year-old as 25 (bench/results/age-sex-eval.md): not shipped;
-// - sex: right on 8 of 9 fixture faces (15/15 on the larger set), but only through TensorFlow.js
-//   (~300 MB of node_modules at run time); left out of the default build. A caller may pass an
-//   estimator (scripts/eval/age-sex-estimator.ts fits) and then `sex` is filled when it is confident.
+// Age and sex come from face-api's AgeGenderNet (biometrics/age-sex-estimator.ts), only for a live
+// person, as a range widened by the measured error and a sex only above a measured confidence
+// (age-sex-report.ts). Without the estimator (its packages not installed) they are omitted, never guessed.
 import type { SessionReport } from '#lib/domain/session/session.schema.ts';
 import { cosineSimilarity } from '#lib/face/embedding.ts';
 import { MATCH_THRESHOLD } from '#lib/domain/face/thresholds.ts';
 import { LIVENESS_THRESHOLD } from '#lib/face/face-thresholds.ts';
+import type { Box } from '#lib/face/image.ts';
+import { z } from 'zod';
+import type { AgeSexEstimator } from '../../biometrics/age-sex-estimator.ts';
 import type { FaceEngine } from '../../biometrics/face-engine.ts';
+import type { DecodedImage } from '../../biometrics/image-decode.ts';
 import type { MediaRecord } from '../../repositories/media.repository.ts';
+import { ageSexFinding, type AgeSexFinding } from './age-sex-report.ts';
 
 export type AiAnalysis = NonNullable<SessionReport['aiAnalysis']>;
 
@@ -21,29 +23,25 @@ export interface FaceNodeOutcome {
 	details?: Record<string, unknown> | null;
 }
 
-/** Optional sex estimate (see the file comment); `probability` 0.5–1. */
-export interface SexEstimator {
-	estimate(image: Uint8Array): Promise<{ sex: 'male' | 'female'; probability: number } | null>;
-}
-
 export interface ScreenshotFace {
 	faces: number;
 	liveness: number | null;
 	embedding: Float32Array | null;
+	/** The measured face's box and its decoded image (what an age estimate needs), when one was found. */
+	box?: Box | null;
+	image?: DecodedImage | null;
 }
 
 const FACE_TYPES = new Set(['liveness_detection', 'face_scan', 'face_compare', 'recognition']);
-/** A sex estimate is reported only at or above this probability, and only when all screenshots agree. */
-const SEX_MIN_PROBABILITY = 0.85;
 
 /** Measures every screenshot with the server's models. */
 export async function measureScreenshots(engine: FaceEngine, images: readonly Uint8Array[]): Promise<ScreenshotFace[]> {
 	const out: ScreenshotFace[] = [];
 	for (const bytes of images) {
 		try {
-			const { faces } = await engine.analyseBytes(bytes, { maxFaces: 1 });
+			const { image, faces } = await engine.analyseBytes(bytes, { maxFaces: 1 });
 			const all = (await engine.analyseBytes(bytes, { embed: false, liveness: false })).faces.length;
-			out.push({ faces: all, liveness: faces[0]?.liveness ?? null, embedding: faces[0]?.embedding ?? null });
+			out.push({ faces: all, liveness: faces[0]?.liveness ?? null, embedding: faces[0]?.embedding ?? null, box: faces[0]?.box ?? null, image: faces[0] ? image : null });
 		} catch {
 			out.push({ faces: 0, liveness: null, embedding: null });
 		}
@@ -58,7 +56,7 @@ const item = (title: string, shortDescription: string, longDescription: string) 
  * (noface / virtual / real), and each finding becomes an `analysis` item. Pure: no models here.
  * Returns null when the session walked no face node (its screenshots, if any, are not face steps').
  */
-export function composeAiAnalysis(shots: readonly ScreenshotFace[], reports: readonly FaceNodeOutcome[], sex?: { sex: 'male' | 'female'; probability: number } | null): AiAnalysis | null {
+export function composeAiAnalysis(shots: readonly ScreenshotFace[], reports: readonly FaceNodeOutcome[], ageSex?: AgeSexFinding | null): AiAnalysis | null {
 	const faceReports = reports.filter((r) => FACE_TYPES.has(r.type));
 	if (!faceReports.length) return null;
 	const analysis: AiAnalysis['analysis'] = [];
@@ -97,8 +95,21 @@ export function composeAiAnalysis(shots: readonly ScreenshotFace[], reports: rea
 		analysis.push(item('Camera signals', 'The camera showed signs of not being a physical camera.', `Signals recorded by the face steps: ${unique.join(', ')}. In sandbox sessions they are recorded without deciding anything (test cameras trip them).`));
 	}
 	const out: AiAnalysis = { realPersonOrVirtual: verdict, analysis };
-	if (sex && sex.probability >= SEX_MIN_PROBABILITY && verdict === 'real') out.sex = sex.sex;
-	analysis.push(item('Age and sex', out.sex ? `Estimated sex: ${out.sex}. Age is not estimated.` : 'Not estimated.', out.sex ? `Sex estimated with probability ${sex!.probability.toFixed(2)}. No age model measured well enough to report one.` : 'No age or sex model measured well enough on the test faces to report either; these fields are left out rather than guessed.'));
+	// Only for a live person: the age of a photo held up to the camera is not the user's.
+	if (ageSex && verdict === 'real') {
+		out.ageMin = ageSex.ageMin;
+		out.ageMax = ageSex.ageMax;
+		if (ageSex.sex) out.sex = ageSex.sex;
+		analysis.push(
+			item(
+				'Age and sex',
+				`Estimated age ${ageSex.ageMin}–${ageSex.ageMax}${ageSex.sex ? `, sex ${ageSex.sex}` : ''}.`,
+				`The age model read ${ageSex.age} years; the range is that reading widened by the largest errors it made on labelled faces (it held for all of them, a small set). ${ageSex.sex ? `Sex estimated with probability ${ageSex.sexProbability.toFixed(2)}.` : `Sex is left out: the model's probability ${ageSex.sexProbability.toFixed(2)} is below the threshold it needs to be trusted.`}`
+			)
+		);
+	} else {
+		analysis.push(item('Age and sex', 'Not estimated.', verdict !== 'real' ? 'Age and sex are estimated only for a live person seen alone in the screenshots.' : 'No age and sex estimate could be made from the face steps (no screenshot showed a single face, or the age model is not installed); these fields are left out rather than guessed.'));
+	}
 	out.overallSummary =
 		verdict === 'noface'
 			? 'No face was seen during the face steps.'
@@ -108,22 +119,40 @@ export function composeAiAnalysis(shots: readonly ScreenshotFace[], reports: rea
 	return out;
 }
 
-/** The whole analysis: measure the screenshots, then compose. */
-export async function analyseFaceScreenshots(input: { images: readonly Uint8Array[]; reports: readonly FaceNodeOutcome[]; engine: FaceEngine; sex?: SexEstimator }): Promise<AiAnalysis | null> {
-	const shots = await measureScreenshots(input.engine, input.images);
-	let sex: { sex: 'male' | 'female'; probability: number } | null = null;
-	if (input.sex && shots.some((s) => s.faces === 1)) {
-		const estimates = (await Promise.all(input.images.map((i) => input.sex!.estimate(i)))).filter((e): e is NonNullable<typeof e> => !!e);
-		if (estimates.length && estimates.every((e) => e.sex === estimates[0].sex)) sex = { sex: estimates[0].sex, probability: Math.min(...estimates.map((e) => e.probability)) };
+/** What a face node's report holds of the estimate made during the session (`details.ageEstimate`). */
+const storedFindingSchema = z.object({ age: z.number(), ageMin: z.int(), ageMax: z.int(), sex: z.enum(['male', 'female']).optional(), sexProbability: z.number() });
+
+/** The estimate a face node already made during the session (the legacy ageEstimation check), if any. */
+export function findingFromReports(reports: readonly FaceNodeOutcome[]): AgeSexFinding | null {
+	for (const r of reports) {
+		const stored = storedFindingSchema.safeParse(r.details?.ageEstimate);
+		if (stored.success) return stored.data;
 	}
-	return composeAiAnalysis(shots, input.reports, sex);
+	return null;
+}
+
+/**
+ * The whole analysis: measure the screenshots, then compose. The age and sex estimate reuses the one
+ * a face node made during the session, else runs once, on the screenshot with the largest single face
+ * (one estimate per session keeps the cost of the report at one model run: README).
+ */
+export async function analyseFaceScreenshots(input: { images: readonly Uint8Array[]; reports: readonly FaceNodeOutcome[]; engine: FaceEngine; ageSex?: () => Promise<AgeSexEstimator | null> }): Promise<AiAnalysis | null> {
+	const shots = await measureScreenshots(input.engine, input.images);
+	let finding = findingFromReports(input.reports);
+	const single = shots.filter((s) => s.faces === 1 && s.box && s.image);
+	if (!finding && input.ageSex && single.length) {
+		const estimator = await input.ageSex();
+		const subject = single.reduce((a, b) => (b.box!.width > a.box!.width ? b : a));
+		if (estimator) finding = ageSexFinding(await estimator.estimate(subject.image!, subject.box!));
+	}
+	return composeAiAnalysis(shots, input.reports, finding);
 }
 
 /**
  * The post-session ScreenshotAnalyzer of issue 4 (PostSessionService's `screenshotAnalyzer`), shaped to
  * its interface: reads the screenshot streams and the session's node reports, then analyses.
  */
-export function faceScreenshotAnalyzer(deps: { engine: () => Promise<FaceEngine>; nodeReports: (sessionId: string) => Promise<FaceNodeOutcome[]>; sex?: SexEstimator }) {
+export function faceScreenshotAnalyzer(deps: { engine: () => Promise<FaceEngine>; nodeReports: (sessionId: string) => Promise<FaceNodeOutcome[]>; ageSex?: () => Promise<AgeSexEstimator | null> }) {
 	return {
 		async analyse(input: { session: { id: string }; screenshots: readonly MediaRecord[]; open: (m: MediaRecord) => Promise<ReadableStream<Uint8Array> | null> }): Promise<AiAnalysis | null> {
 			const images: Uint8Array[] = [];
@@ -133,7 +162,7 @@ export function faceScreenshotAnalyzer(deps: { engine: () => Promise<FaceEngine>
 				const stream = await input.open(m);
 				if (stream) images.push(new Uint8Array(await new Response(stream).arrayBuffer()));
 			}
-			return analyseFaceScreenshots({ images, reports: await deps.nodeReports(input.session.id), engine: await deps.engine(), sex: deps.sex });
+			return analyseFaceScreenshots({ images, reports: await deps.nodeReports(input.session.id), engine: await deps.engine(), ageSex: deps.ageSex });
 		}
 	};
 }

@@ -7,6 +7,7 @@ import { faceSettingsOf } from '#lib/domain/nodes/face.contract.ts';
 import { faceEvidenceRequestSchema, MAX_EVIDENCE_BODY_BYTES, type FaceClaim } from '#lib/domain/page/face-evidence.schema.ts';
 import type { Session } from '#lib/domain/session/session.model.ts';
 import { formatZodIssues } from '#lib/domain/zod-issues.ts';
+import type { AgeSexEstimator } from '../../biometrics/age-sex-estimator.ts';
 import type { FaceEngine } from '../../biometrics/face-engine.ts';
 import type { SafeFetchResult } from '../../http/safe-fetch.ts';
 import { logger } from '../../logger.ts';
@@ -23,6 +24,8 @@ export { MAX_EVIDENCE_BODY_BYTES as MAX_FACE_UPLOAD_BYTES };
 /** The engines a face upload's analysis runs on (RunnerDeps.faces). */
 export interface FaceEngines {
 	engine: () => Promise<FaceEngine>;
+	/** Age and sex, for a flow that checks the estimated age in-session (legacy ageEstimation); null when not installed. */
+	ageSex?: () => Promise<AgeSexEstimator | null>;
 	templates: FaceTemplateCache;
 	sink: FaceEvidenceSink;
 	fetchImage: (url: string) => Promise<SafeFetchResult>;

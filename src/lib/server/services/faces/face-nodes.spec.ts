@@ -213,6 +213,45 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 		expect((report.details as any).reference.error).toMatch(/blocked_address/);
 	});
 
+	it('a face_scan estimates the age when a later data_validation reads it (the legacy ageEstimation check), and only then', async () => {
+		const check = (id: string, age: number, next: string) => ({
+			id,
+			type: 'data_validation',
+			validation: { field: 'face.estimatedAgeMin', action: 'greaterThan', value: String(age - 1) },
+			outcomes: [
+				{ id: 'oldEnough', condition: 'The validation passed', targetNodeId: next },
+				{ id: 'tooYoung', condition: 'otherwise', targetNodeId: next }
+			]
+		});
+		const flow = [
+			{ id: 'start', type: 'start', outcome: 'permissions' },
+			{ id: 'permissions', type: 'permissions', outcomes: { permissionsGranted: 'selfie', permissionsDenied: 'end' } },
+			{ id: 'selfie', type: 'face_scan', mode: 'capture', outcomes: { passed: 'adult', notPassed: 'end', cancelled: 'end', error: 'end' } },
+			check('adult', 18, 'sixty'),
+			check('sixty', 60, 'end'),
+			{ id: 'end', type: 'end' }
+		];
+		const { result } = await app.sessions.create(integrator, { clientReferenceId: 'age-check', flow });
+		const opened = await app.pages.open({ clientSecret: result.clientSecret.secret, languages: ['en'] });
+		const principal = await app.pages.authenticate(`Bearer ${opened.pageToken}`);
+		const state = (await app.pages.submit(principal, 'permissions', { step: opened.state.session.step, requestId: `perm-age-${++n}`, action: 'granted', payload: { camera: true, consent: { biometric: true, enrolment: false } } })).state;
+		// Barack Obama at 48: the model reads him in his forties, so the range's low end is in the thirties.
+		await upload(principal, state, { frames: frames.obama2 });
+		const all = await reports(result.session.id);
+		const estimate = (all.find((r) => r.nodeId === 'selfie')!.details as any).ageEstimate;
+		expect(estimate.ageMin).toBeGreaterThanOrEqual(18);
+		expect(estimate.ageMin).toBeLessThanOrEqual(48);
+		expect(estimate.ageMax).toBeGreaterThanOrEqual(48);
+		// ageMin ≥ 18 passes the adult check; nobody's range starts at 60 from a face read in its forties.
+		expect(all.find((r) => r.nodeId === 'adult')).toMatchObject({ outcome: 'oldEnough', details: { passed: true, estimatedAge: { estimatedAgeMin: estimate.ageMin, estimatedAgeMax: estimate.ageMax } } });
+		expect(all.find((r) => r.nodeId === 'sixty')).toMatchObject({ outcome: 'tooYoung', details: { passed: false } });
+
+		// A capture that nothing reads the age of costs no estimate.
+		const plain = await start([{ id: 'cap', type: 'face_scan', mode: 'capture' }]);
+		await upload(plain.principal, plain.state, { frames: frames.obama2 });
+		expect((await reports(plain.sessionId)).find((r) => r.nodeId === 'cap')!.details).not.toHaveProperty('ageEstimate');
+	});
+
 	it('recognition: a new face is enrolled with consent, found again in a later session, and other faces are new', async () => {
 		const node = { id: 'rec', type: 'recognition' };
 		const first = await start([node], { clientReferenceId: 'customer-42' });

@@ -1,4 +1,5 @@
 import { evaluateValidation } from '#lib/domain/data-validation.ts';
+import { ESTIMATED_AGE_KEY } from '#lib/domain/flow/modules-to-flow.ts';
 import type { NodeHandler } from '../node-handler.ts';
 import { sessionDataView } from './session-data.ts';
 
@@ -18,6 +19,8 @@ export const dataValidationHandler: NodeHandler<'data_validation'> = {
 			reply: ''
 		});
 		const outcome = judged.outcomeId ?? ctx.node.outcomes[ctx.node.outcomes.length - 1].id;
-		return { outcome, details: { field: ctx.node.validation.field, action: ctx.node.validation.action, passed: result.passed, ...(judged.outcomeId ? {} : { fallback: true }) } };
+		// The server's own age estimate is no user input: the report shows what the check compared.
+		const estimated = ctx.node.validation.field.startsWith(`${ESTIMATED_AGE_KEY}.estimatedAge`) ? { estimatedAge: ctx.data[ESTIMATED_AGE_KEY] ?? null, value: ctx.node.validation.value } : {};
+		return { outcome, details: { field: ctx.node.validation.field, action: ctx.node.validation.action, passed: result.passed, ...estimated, ...(judged.outcomeId ? {} : { fallback: true }) } };
 	}
 };

@@ -4,7 +4,10 @@ import { faceSettingsOf, type FaceSettings } from '#lib/domain/nodes/face.contra
 import type { FaceFailureReason } from '#lib/domain/page/face-evidence.schema.ts';
 import { CHALLENGES, type Challenge } from '#lib/domain/face/challenge.ts';
 import { LIVENESS_THRESHOLD } from '#lib/face/face-thresholds.ts';
+import { ESTIMATED_AGE_KEY, flowReadsEstimatedAge } from '#lib/domain/flow/modules-to-flow.ts';
+import { decodeImage } from '../../../biometrics/image-decode.ts';
 import { encodeTemplate } from '../../../biometrics/template-protection.ts';
+import { ageSexFinding } from '../../faces/age-sex-report.ts';
 import { newId } from '../../../crypto.ts';
 import { analyseFaceUpload, MAX_FACE_UPLOAD_BYTES, parseFaceUpload, type FaceEvidence } from '../../faces/face-evidence.ts';
 import { encodeSavedTemplate, referencePresent, referenceSourceOf, sessionReferenceKey, type SavedFace } from '../../faces/face-reference.ts';
@@ -125,6 +128,7 @@ async function persist(ctx: Ctx, evidence: FaceEvidence, judgement: Judgement): 
 			out.savedTo = field;
 		}
 	}
+	if (ctx.node.type === 'face_scan' && outcome === 'passed' && flowReadsEstimatedAge(ctx.session.flow)) Object.assign(out, await estimateAge(ctx, evidence));
 	if (ctx.node.type === 'recognition') {
 		const match = evidence.recognition?.match;
 		if (outcome === 'recognized' && match) {
@@ -157,6 +161,26 @@ async function persist(ctx: Ctx, evidence: FaceEvidence, judgement: Judgement): 
 		}
 	}
 	return out;
+}
+
+/**
+ * The server's age estimate of the face a face_scan passed, for a later data_validation (the legacy
+ * ageEstimation check): saved as `face.estimatedAgeMin`/`estimatedAgeMax` and kept in the node report,
+ * where the report's aiAnalysis reuses it. Without the estimator nothing is saved (the check fails).
+ */
+async function estimateAge(ctx: Ctx, evidence: FaceEvidence): Promise<Record<string, unknown>> {
+	const a = evidence.analysis;
+	const frame = a.bestIndex >= 0 ? a.frames[a.bestIndex] : undefined;
+	const estimator = await ctx.deps.faces.ageSex?.();
+	if (!estimator) return { ageEstimate: { unavailable: 'the age model is not installed' } };
+	if (!a.bestFrame || !frame?.face) return { ageEstimate: { unavailable: 'no face to estimate' } };
+	// Decoded again as the analysis did (at most 1280 px a side); the box is scaled should they differ.
+	const image = await decodeImage(a.bestFrame, 1280);
+	const k = frame.width ? image.width / frame.width : 1;
+	const { x, y, width, height } = frame.face.box;
+	const finding = ageSexFinding(await estimator.estimate(image, { x: x * k, y: y * k, width: width * k, height: height * k }));
+	ctx.data[ESTIMATED_AGE_KEY] = { estimatedAgeMin: finding.ageMin, estimatedAgeMax: finding.ageMax };
+	return { ageEstimate: finding };
 }
 
 /** The face nodes' server side. `cancelOutcome`: what the user's cancel ends the node with. */
