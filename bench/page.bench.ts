@@ -32,6 +32,8 @@ interface LoadSample {
 	/** The same JS and CSS files gzipped (level 6), the usual yardstick. */
 	gzip: { js: number; css: number };
 	files: number;
+	/** ms from the Continue click (at once after hydration) to the first conversation line on screen; verify only. */
+	firstLineMs?: number;
 }
 
 async function api(server: RunningServer, method: string, p: string, body?: unknown, token = KEY) {
@@ -50,7 +52,7 @@ const newSession = async (server: RunningServer) => {
 };
 
 /** One cold load (new context, no cache) of `url`, until `data-vf-ready` is set. */
-async function measureLoad(browser: Browser, url: string): Promise<LoadSample> {
+async function measureLoad(browser: Browser, url: string, continueToFirstLine = false): Promise<LoadSample> {
 	const context = await browser.newContext();
 	const page = await context.newPage();
 	const cdp = await context.newCDPSession(page);
@@ -77,8 +79,27 @@ async function measureLoad(browser: Browser, url: string): Promise<LoadSample> {
 		const raw = Buffer.from(await (await fetch(u, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer());
 		gzip[type] += gzipSync(raw, { level: 6 }).length;
 	}
+	// Continue at once (the node screens' background prefetch has not run yet): the open call, the
+	// first node's screen and its first line, as a user who does not read the permissions page sees them.
+	let firstLineMs: number | undefined;
+	if (continueToFirstLine) {
+		// A string, not a function: tsx's name helper (__name) does not exist in the page.
+		firstLineMs = await page.evaluate<number>(`new Promise((resolve, reject) => {
+			const button = document.querySelector('[data-testid="permissions-continue"]');
+			if (!button) return reject(new Error('no Continue button'));
+			const t0 = performance.now();
+			button.click();
+			const poll = () => {
+				const captions = document.querySelector('[data-testid="captions"]');
+				if (captions && captions.textContent.trim()) resolve(performance.now() - t0);
+				else if (performance.now() - t0 > 20000) reject(new Error('no first line within 20 s'));
+				else requestAnimationFrame(poll);
+			};
+			poll();
+		})`);
+	}
 	await context.close();
-	return { interactiveMs, wire, gzip, files: bodies.length };
+	return { interactiveMs, wire, gzip, files: bodies.length, ...(firstLineMs !== undefined ? { firstLineMs } : {}) };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -97,7 +118,7 @@ async function main() {
 		const verify: LoadSample[] = [];
 		const minimal: LoadSample[] = [];
 		for (let i = 0; i < LOADS; i++) {
-			verify.push(await measureLoad(browser, `${server.url}${(await newSession(server)).path}`));
+			verify.push(await measureLoad(browser, `${server.url}${(await newSession(server)).path}`, true));
 			minimal.push(await measureLoad(browser, `${server.url}/bench/minimal`));
 		}
 
@@ -138,6 +159,8 @@ async function main() {
 			row('/bench/minimal (bare SvelteKit page)', minimal),
 			'',
 			`The hosted page costs ${kb(v.gzip.js + v.gzip.css - m.gzip.js - m.gzip.css)} of gzipped JS + CSS above the framework's own floor. "As served" is what Chromium received (the server precompresses with brotli); "gzip" is the same files at gzip -6. The HTML carries the page's UI text for its language (for the server-rendered first paint and hydration). Interactive = hydrated (the page's onMount ran), measured from navigation start.`,
+			'',
+			`Permissions page Continue → the first conversation line on screen (open call, first node's screen fetched, its first line): median ${ms(median(verify.map((x) => x.firstLineMs!)))}, p90 ${ms(pct(verify.map((x) => x.firstLineMs!), 0.9))}.`,
 			'',
 			'## Page API: advancing a node (server time seen by the client, localhost)',
 			'',
