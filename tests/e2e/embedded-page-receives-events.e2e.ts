@@ -10,7 +10,7 @@ test('inside an iframe on an allowed origin, the page runs with the camera and p
 	const frame = page.frameLocator('iframe');
 	await frame.getByTestId('permissions-continue').click();
 	// The camera works in the frame (allow="camera; microphone" + the page's Permissions-Policy).
-	await expect.poll(() => frame.locator('video.self').evaluate((v: HTMLVideoElement) => v.videoWidth)).toBeGreaterThan(0);
+	await expect.poll(() => frame.locator('[data-testid="document-node"] video').evaluate((v: HTMLVideoElement) => v.videoWidth)).toBeGreaterThan(0);
 	await frame.getByTestId('document-cancel').click();
 	await frame.getByTestId('document-cancel-confirm').click();
 	await expect(frame.locator('[data-screen="end"]')).toBeVisible();

@@ -36,3 +36,9 @@ export const NODE_COMPONENTS = {
 
 /** Node types whose screen is the avatar's conversation (the stage gets the most room). */
 export const TALKING_NODES: ReadonlySet<NodeType> = new Set(['conversation']);
+
+/**
+ * Node types whose screen is the user's own camera: the camera and its guidance own the screen, the
+ * avatar shrinks to a tile, and the stage shows no second (mirrored) copy of the camera.
+ */
+export const CAMERA_NODES: ReadonlySet<NodeType> = new Set(['face_scan', 'liveness_detection', 'face_compare', 'recognition', 'document_scan']);
