@@ -115,4 +115,11 @@ test('a dead link inside the frame tells the embedding page why, with no session
 	expect(message).toEqual({ origin: baseUrl(), data: { type: 'veriflow:error', sessionId: null, status: null, code: 'client_secret_used' } });
 	// The problem screen's height may follow, with nothing about the session either.
 	for (const m of all.filter((x) => x.data.type === 'veriflow:resize')) expect(m.data).toEqual({ type: 'veriflow:resize', sessionId: null, status: null, height: expect.any(Number) });
+	// The content's own height, shorter than the 720 px frame it sits in: the embedding page can
+	// shrink its iframe to it, not only grow it.
+	const sizes = all.filter((m) => m.data.type === 'veriflow:resize').map((m) => m.data.height as number);
+	expect(sizes.length).toBeGreaterThan(0);
+	const inFrame = await page.frameLocator('iframe').locator('.vf-app').evaluate((el) => el.getBoundingClientRect().height);
+	expect(sizes.at(-1)).toBe(Math.ceil(inFrame));
+	expect(sizes.at(-1)).toBeLessThan(720);
 });
