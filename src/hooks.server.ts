@@ -11,6 +11,7 @@ import { logger } from '#lib/server/logger.ts';
 import { announceStart, warmModels } from '#lib/server/start-up.ts';
 import { listenAdminSocket } from '#lib/server/cli/admin-socket.ts';
 import { pageHeaders } from '#lib/server/http/page-headers.ts';
+import { frameRefusalResponse, refusedEmbedder } from '#lib/server/http/frame-refusal.ts';
 
 export const init: ServerInit = async () => {
 	let app;
@@ -49,7 +50,12 @@ export const handle: Handle = async ({ event, resolve }) => {
 	}
 
 	let response: Response;
-	if (path.startsWith('/api/') && !PUBLIC_API.has(path) && !path.startsWith('/api/client/')) {
+	// A frame the page may not be shown in: say so there instead of the browser's silent refusal.
+	const framed = path === '/verify' && event.request.headers.get('sec-fetch-dest') === 'iframe';
+	const embedder = framed ? refusedEmbedder(event.request, event.url, await getApp().pages.frameAncestors({ cs: event.url.searchParams.get('cs'), handoff: event.url.searchParams.get('handoff') })) : null;
+	if (embedder) {
+		response = frameRefusalResponse(event.request, event.url, embedder);
+	} else if (path.startsWith('/api/') && !PUBLIC_API.has(path) && !path.startsWith('/api/client/')) {
 		response = await handleApi(event, resolve);
 	} else {
 		response = await resolve(event, { transformPageChunk: ({ html }) => html.replace('%lang%', event.locals.lang ?? 'en') });

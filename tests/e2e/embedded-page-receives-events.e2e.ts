@@ -10,7 +10,7 @@ test('inside an iframe on an allowed origin, the page runs with the camera and p
 	const frame = page.frameLocator('iframe');
 	await frame.getByTestId('permissions-continue').click();
 	// The camera works in the frame (allow="camera; microphone" + the page's Permissions-Policy).
-	await expect.poll(() => frame.locator('video.self').evaluate((v: HTMLVideoElement) => v.videoWidth)).toBeGreaterThan(0);
+	await expect.poll(() => frame.locator('[data-testid="document-node"] video').evaluate((v: HTMLVideoElement) => v.videoWidth)).toBeGreaterThan(0);
 	await frame.getByTestId('document-cancel').click();
 	await frame.getByTestId('document-cancel-confirm').click();
 	await expect(frame.locator('[data-screen="end"]')).toBeVisible();
@@ -56,13 +56,41 @@ test("the end page says the integrator's words and leads back to their site with
 	expect([href.origin + href.pathname, href.searchParams.get('back'), href.searchParams.get('sessionId'), href.searchParams.get('status')]).toEqual([`${parentOrigin()}/embed`, '1', session.id, 'complete']);
 });
 
-test('an origin that is not allowed cannot frame the page', async ({ page }) => {
+test('an origin that is not allowed gets no session: the frame says why, links to a tab of its own, and tells the embedding page', async ({ page, context }) => {
 	const session = await createSession({ flow: FLOWS.emailOnly });
 	// Same server, other host name: a different origin, absent from FRAME_ANCESTORS.
 	const other = parentOrigin().replace('localhost', '127.0.0.1');
-	const response = await page.request.get(`${baseUrl()}${session.path}`);
-	expect(response.headers()['content-security-policy']).toContain(`frame-ancestors 'self' ${parentOrigin()}`);
+	const framedBy = (origin: string) => ({ 'sec-fetch-dest': 'iframe', referer: `${origin}/embed` });
+	// The refusal has nothing of the session, and no page token is handed out: the link stays unused.
+	const refused = await page.request.get(`${baseUrl()}${session.path}`, { headers: framedBy(other) });
+	const html = await refused.text();
+	expect(html).not.toContain(session.id);
+	expect(html).not.toContain('"customization"');
+	expect(refused.headers()['content-security-policy']).toContain('frame-ancestors *');
+	// An allowed embedder and a top-level visit get the page, which the browser keeps to its allowed frames.
+	for (const headers of [framedBy(parentOrigin()), {}]) {
+		const response = await page.request.get(`${baseUrl()}${session.path}`, { headers });
+		expect(response.headers()['content-security-policy']).toContain(`frame-ancestors 'self' ${parentOrigin()}`);
+		expect(await response.text()).toContain('data-screen="permissions"');
+	}
+
 	await page.goto(`${other}/embed?src=${encodeURIComponent(baseUrl() + session.path)}`);
+	const frame = page.frameLocator('iframe');
+	await expect(frame.getByRole('heading')).toHaveText(text('en', 'link:frameRefusedTitle'));
+	await expect(frame.locator('main')).toContainText(new URL(other).host);
+	await expect.poll(() => page.evaluate(() => (window as any).veriflowMessages)).toEqual([
+		{ origin: baseUrl(), data: { type: 'veriflow:error', sessionId: null, status: null, code: 'frame_not_allowed' } }
+	]);
+	// The way on: the same link in a tab of its own, where the page works.
+	const [tab] = await Promise.all([context.waitForEvent('page'), frame.getByTestId('frame-refused-open').click()]);
+	await expect(tab.getByTestId('permissions-continue')).toBeVisible();
+	await tab.close();
+});
+
+test('an embedder that hides its address still cannot frame the page: the browser refuses it', async ({ page }) => {
+	const session = await createSession({ flow: FLOWS.emailOnly });
+	const other = parentOrigin().replace('localhost', '127.0.0.1');
+	await page.goto(`${other}/embed?noreferrer=1&src=${encodeURIComponent(baseUrl() + session.path)}`);
 	// Wait for the browser's verdict on the frame (its error page), not for a fixed time a slow machine may not meet.
 	await expect.poll(() => page.frames().find((f) => f !== page.mainFrame())?.url() ?? '', { timeout: 30_000 }).toMatch(/^chrome-error:/);
 	const frame = page.frames().find((f) => f !== page.mainFrame());
@@ -87,4 +115,11 @@ test('a dead link inside the frame tells the embedding page why, with no session
 	expect(message).toEqual({ origin: baseUrl(), data: { type: 'veriflow:error', sessionId: null, status: null, code: 'client_secret_used' } });
 	// The problem screen's height may follow, with nothing about the session either.
 	for (const m of all.filter((x) => x.data.type === 'veriflow:resize')) expect(m.data).toEqual({ type: 'veriflow:resize', sessionId: null, status: null, height: expect.any(Number) });
+	// The content's own height, shorter than the 720 px frame it sits in: the embedding page can
+	// shrink its iframe to it, not only grow it.
+	const sizes = all.filter((m) => m.data.type === 'veriflow:resize').map((m) => m.data.height as number);
+	expect(sizes.length).toBeGreaterThan(0);
+	const inFrame = await page.frameLocator('iframe').locator('.vf-app').evaluate((el) => el.getBoundingClientRect().height);
+	expect(sizes.at(-1)).toBe(Math.ceil(inFrame));
+	expect(sizes.at(-1)).toBeLessThan(720);
 });

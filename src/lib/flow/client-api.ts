@@ -63,6 +63,11 @@ export class PageClient {
 		return this.request('GET', '/api/client/state', undefined, signal);
 	}
 
+	/** "I'm still here": keeps an idle session open (see PageRunner.stillHere). */
+	keepAlive(signal?: AbortSignal): Promise<PageState> {
+		return this.request('POST', '/api/client/state', {}, signal);
+	}
+
 	submit(nodeId: string, body: SubmitRequest, signal?: AbortSignal): Promise<SubmitResponse> {
 		return this.request('POST', `/api/client/nodes/${encodeURIComponent(nodeId)}`, body, signal);
 	}

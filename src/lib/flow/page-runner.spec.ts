@@ -30,6 +30,7 @@ function pageState(over: Partial<PageState> = {}, session: Partial<PageState['se
 		sandbox: true,
 		demo: false,
 		progress: null,
+		idle: null,
 		avatar: null,
 		customization: {},
 		node: { id: 'email', type: 'enter_email', props: {} },

@@ -68,6 +68,11 @@ export function problemOf(err: unknown): LinkProblem | null {
 
 const POLL_MS = 2500;
 
+/** How long before an idle session ends the page warns: two minutes, or half a short timeout. */
+export function idleWarningMs(timeoutMs: number): number {
+	return Math.min(120_000, Math.floor(timeoutMs / 2));
+}
+
 /**
  * The hosted page's state: which screen shows, the session as the server last described it, and
  * the user's actions on it. The server holds the position; this class reports node results,
@@ -108,6 +113,11 @@ export class PageRunner {
 	backBlocked = $state(false);
 	/** The user picked a language on the permissions page (sent first in the open call). */
 	chosenLang = $state<SupportedLang | null>(null);
+	/**
+	 * Set while the session is about to end for inactivity (`endsAt`, page clock): the page asks
+	 * "are you still there?". The node stays mounted underneath, so what the user typed stays.
+	 */
+	idleWarning = $state.raw<{ endsAt: number } | null>(null);
 
 	readonly settings = $derived.by(() => {
 		const s = this.state ?? this.intro;
@@ -148,6 +158,7 @@ export class PageRunner {
 	#spoken = new Set<string>();
 	#abort = new AbortController();
 	#reconnectedTimer: ReturnType<typeof setTimeout> | null = null;
+	#idleTimers: ReturnType<typeof setTimeout>[] = [];
 	#startKind: RunnerStart['kind'];
 
 	constructor(options: RunnerOptions) {
@@ -313,9 +324,20 @@ export class PageRunner {
 		})();
 	}
 
+	/** The answer to the idle warning: the server counts it as activity; the page stays as it is. */
+	async stillHere(): Promise<void> {
+		if (!this.client.token) return;
+		try {
+			this.#apply(await this.client.keepAlive(this.#abort.signal));
+		} catch (err) {
+			this.#handleError(err);
+		}
+	}
+
 	destroy(): void {
 		this.#abort.abort();
 		this.#stopPolling();
+		this.#clearIdle();
 		this.voice.cancel();
 		this.media.end();
 		if (this.#reconnectedTimer) clearTimeout(this.#reconnectedTimer);
@@ -352,6 +374,30 @@ export class PageRunner {
 			this.handoffOpen = false;
 		}
 		this.#schedulePolling();
+		this.#scheduleIdle(next);
+	}
+
+	/**
+	 * Every state the server sends says how long the session may still stay idle: the warning shows
+	 * that long minus idleWarningMs, and when the time is up the page asks where things stand (the
+	 * server's sweeper ends the session; the end screen then says so).
+	 */
+	#scheduleIdle(state: PageState): void {
+		this.#clearIdle();
+		const idle = state.idle ?? null;
+		if (!idle || state.finished || state.role !== 'primary') return;
+		const warnIn = Math.max(0, idle.leftMs - idleWarningMs(idle.timeoutMs));
+		const endsAt = Date.now() + idle.leftMs;
+		this.#idleTimers.push(
+			setTimeout(() => (this.idleWarning = { endsAt }), warnIn),
+			// A moment after the end, and then every 10 s: the server's sweeper runs every half minute.
+			setTimeout(() => void this.refresh(), idle.leftMs > 0 ? idle.leftMs + 1000 : 10_000)
+		);
+	}
+
+	#clearIdle(): void {
+		for (const t of this.#idleTimers.splice(0)) clearTimeout(t);
+		this.idleWarning = null;
 	}
 
 	/** The session video, when the session keeps one and the camera is on (server decides). */

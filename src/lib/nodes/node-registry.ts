@@ -46,17 +46,21 @@ export function loadNodeComponent(type: NodeType): Promise<Component<NodeProps>>
 	return pending;
 }
 
-const CAMERA_NODES: readonly NodeType[] = ['face_scan', 'liveness_detection', 'face_compare', 'recognition', 'document_scan'];
-
 /**
  * Fetches in the background the screens a flow may show, so a node opens without waiting for its
  * code: called once the first screen is interactive. Camera screens only when the flow uses the camera.
  */
 export function prefetchNodeComponents(requirements: { camera: boolean }): void {
 	for (const type of Object.keys(NODE_COMPONENTS) as NodeType[]) {
-		if (requirements.camera || !CAMERA_NODES.includes(type)) loadNodeComponent(type).catch(() => undefined);
+		if (requirements.camera || !CAMERA_NODES.has(type)) loadNodeComponent(type).catch(() => undefined);
 	}
 }
 
 /** Node types whose screen is the avatar's conversation (the stage gets the most room). */
 export const TALKING_NODES: ReadonlySet<NodeType> = new Set(['conversation']);
+
+/**
+ * Node types whose screen is the user's own camera: the camera and its guidance own the screen, the
+ * avatar shrinks to a tile, and the stage shows no second (mirrored) copy of the camera.
+ */
+export const CAMERA_NODES: ReadonlySet<NodeType> = new Set(['face_scan', 'liveness_detection', 'face_compare', 'recognition', 'document_scan']);

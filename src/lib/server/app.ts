@@ -130,7 +130,7 @@ export async function assembleApp(config: Config, options: StartOptions = {}): P
 	const faceEvidence = options.faceEvidence ?? new MediaFaceEvidenceSink({ media, uow });
 	const faceTemplates = new FaceTemplateCache({ uow, keys });
 	const runner = new FlowRunner({ uow, keys, now, sessions, dialog: options.dialog ?? createDialogEngine(config, { logger }), otp, faces: { engine: getFaceEngine, ageSex: getAgeSexEstimator, templates: faceTemplates, sink: faceEvidence, fetchImage: (url) => safeFetchImage(url) }, documents: { sink: new MediaDocumentSink(media), read: (images, opts) => readDocument(images, opts) } });
-	const pages = new PageService({ uow, now, runner, catalogue, frameAncestors: config.FRAME_ANCESTORS });
+	const pages = new PageService({ uow, now, runner, catalogue, frameAncestors: config.FRAME_ANCESTORS, inactivityMs: config.SESSION_INACTIVITY_TIMEOUT_S * 1000 });
 	const sweeper = new SweeperService({ uow, sessions, now, inactivityMs: config.SESSION_INACTIVITY_TIMEOUT_S * 1000 });
 	const rateLimiter = new RateLimiter(config.RATE_LIMIT, config.RATE_LIMIT_WINDOW_S, store.pgPool);
 	const demo = new DemoService({

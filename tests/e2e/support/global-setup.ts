@@ -25,7 +25,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 	};
 }
 
-/** `/embed?src=URL`: an integrator's page with the hosted page in an iframe, recording its messages. */
+/**
+ * `/embed?src=URL[&height=PX][&noreferrer=1]`: an integrator's page with the hosted page in an iframe
+ * (720 px high, as in the README, unless `height` says otherwise; `noreferrer` hides the embedding
+ * page's address from the frame's request), recording its messages.
+ */
 function startParentPage(port: number): Promise<Server> {
 	const server = createServer((req, res) => {
 		const url = new URL(req.url ?? '/', `http://localhost:${port}`);
@@ -34,12 +38,14 @@ function startParentPage(port: number): Promise<Server> {
 			res.writeHead(404).end();
 			return;
 		}
+		const height = Math.min(2000, Math.max(200, Number(url.searchParams.get('height')) || 720));
+		const referrer = url.searchParams.get('noreferrer') ? ' referrerpolicy="no-referrer"' : '';
 		const escaped = src.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 		res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
 		res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop checkout</title></head>
 <body><h1>Shop checkout</h1>
 <script>window.veriflowMessages = []; addEventListener('message', (e) => window.veriflowMessages.push({ origin: e.origin, data: e.data }));</script>
-<iframe title="Identity verification" src="${escaped}" allow="camera; microphone" style="width:100%;height:720px;border:0"></iframe>
+<iframe title="Identity verification" src="${escaped}" allow="camera; microphone"${referrer} style="width:100%;height:${height}px;border:0"></iframe>
 </body></html>`);
 	});
 	// All interfaces: the browser may resolve localhost to ::1 or 127.0.0.1.

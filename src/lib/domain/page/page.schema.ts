@@ -53,6 +53,11 @@ export const pageStateSchema = z.object({
 	/** Origins that may embed this page; postMessage events go to these only. */
 	embedOrigins: z.array(z.string()),
 	/**
+	 * The primary page of a session in progress: how long the session may stay idle
+	 * (SESSION_INACTIVITY_TIMEOUT_S) and how much of it is left, so the page warns before it ends.
+	 */
+	idle: z.object({ timeoutMs: z.int().min(0), leftMs: z.int().min(0) }).nullable().default(null),
+	/**
 	 * Set once the session is over. `isVerified` only for embedded integrations (the account has
 	 * embed origins), for the `veriflow:complete` event; decisions belong on the server.
 	 */

@@ -63,7 +63,7 @@ const linkError = (code: 'client_secret_invalid' | 'client_secret_expired' | 'cl
  */
 export class PageService {
 	constructor(
-		private readonly deps: { uow: UnitOfWork; now: () => number; runner: FlowRunner; catalogue: CatalogueService; frameAncestors: string[] }
+		private readonly deps: { uow: UnitOfWork; now: () => number; runner: FlowRunner; catalogue: CatalogueService; frameAncestors: string[]; inactivityMs: number }
 	) {}
 
 	/**
@@ -205,6 +205,21 @@ export class PageService {
 	}
 
 	/**
+	 * "I'm still here": the user answered the page's idle warning. Counts as activity for a session in
+	 * progress (the sweeper ends it SESSION_INACTIVITY_TIMEOUT_S after the last one); what they typed
+	 * stays on the page. Only the primary page keeps a session alive: an observer's call only reads.
+	 */
+	async keepAlive(principal: PagePrincipal): Promise<PageState> {
+		const repos = this.deps.uow.repos;
+		const session = principal.role === 'primary' ? await repos.sessions.findById(principal.sessionId) : null;
+		if (session?.status === 'inProgress') {
+			const at = this.deps.now();
+			await repos.sessions.update(session.id, { lastActivityAt: at, updatedAt: at });
+		}
+		return this.stateOf(repos, principal.sessionId, principal.role);
+	}
+
+	/**
 	 * A node result. A retry with the same requestId returns the first answer; a result for a node
 	 * or a step that is no longer current is refused (409).
 	 */
@@ -315,8 +330,13 @@ export class PageService {
 			progress: flowProgress(session.flow, node?.id),
 			transcript: (await repos.transcript.list(session.id)).map(toPhrase),
 			requirements: requirementsOf(session.flow),
-			embedOrigins: await this.embedOrigins(repos, session.accountId)
+			embedOrigins: await this.embedOrigins(repos, session.accountId),
+			idle: null
 		};
+		if (role === 'primary' && session.status === 'inProgress' && session.lastActivityAt !== null) {
+			const { inactivityMs } = this.deps;
+			state.idle = { timeoutMs: inactivityMs, leftMs: Math.max(0, Math.min(inactivityMs, session.lastActivityAt + inactivityMs - this.deps.now())) };
+		}
 		if (session.status === 'complete' || session.status === 'incomplete') {
 			state.finished = { status: session.status, ...(settings.finalPhrase && session.status === 'complete' ? { finalPhrase: settings.finalPhrase } : {}) };
 			// For the embedding page's `veriflow:complete` only: a page that is never framed has no use for it.
