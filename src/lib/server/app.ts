@@ -123,7 +123,8 @@ export async function assembleApp(config: Config, options: StartOptions = {}): P
 		now,
 		publicBaseUrl: config.PUBLIC_BASE_URL,
 		clientSecretTtlMs: config.CLIENT_SECRET_TTL_S * 1000,
-		reportBuilder: reports.build
+		reportBuilder: reports.build,
+		enabledLangs: () => catalogue.enabledLangIds()
 	});
 	const otp = options.otp ?? createOtpDelivery({ smtpUrl: config.SMTP_URL, smtpFrom: config.SMTP_FROM, smsWebhookUrl: config.SMS_WEBHOOK_URL, uow, now });
 	const faceEvidence = options.faceEvidence ?? new MediaFaceEvidenceSink({ media, uow });

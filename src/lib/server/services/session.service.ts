@@ -31,6 +31,8 @@ export interface SessionServiceDeps {
 	clientSecretTtlMs: number;
 	/** Without one (a bare service in a test), a report has the language and an empty transcript. */
 	reportBuilder?: ReportBuilder;
+	/** The languages a create may name (CatalogueService.enabledLangIds, cached); default: read the store. */
+	enabledLangs?: () => Promise<ReadonlySet<string>>;
 }
 
 const bareReport: ReportBuilder = async (session) => (session.status === 'created' ? undefined : { transcript: [], ...(session.lang ? { lang: session.lang as SessionReport['lang'] } : {}) });
@@ -83,20 +85,20 @@ export class SessionService {
 			expireAt: now + this.deps.clientSecretTtlMs
 		};
 		const requestHash = sha256Hex(canonicalJson(body));
-
-		return this.deps.uow.transaction(async (repos) => {
-			if (idempotencyKey) {
-				const claimed = await repos.idempotency.claim({ accountId: principal.accountId, env: principal.env, key: idempotencyKey, requestHash, sessionId: id, createdAt: now });
-				if (!claimed) return { result: await this.replay(repos, principal, idempotencyKey, requestHash), replayed: true };
-			}
-			await repos.sessions.insert(newSession, secretRow);
-			await recordEvent(repos, { type: 'session.status', sessionId: id, accountId: principal.accountId, env: principal.env, at: now });
-			const result = { session: await this.toApiSession({ ...notStarted, ...newSession }), clientSecret: this.toApiSecret(secretRow, secret) };
-			if (idempotencyKey) {
-				await repos.idempotency.saveResponse(principal.accountId, principal.env, idempotencyKey, { session: result.session, clientSecret: { createdAt: result.clientSecret.createdAt, expireAt: result.clientSecret.expireAt } });
-			}
-			return { result, replayed: false };
+		const result: SessionWithSecret = { session: await this.toApiSession({ ...notStarted, ...newSession }), clientSecret: this.toApiSecret(secretRow, secret) };
+		// One statement writes the session, its secret, its event and the key's claim with the
+		// response it will replay (the response is known before the write: nothing in it comes from
+		// the store), so a create is one round trip and one commit.
+		const created = await this.deps.uow.repos.sessions.create({
+			session: newSession,
+			secret: secretRow,
+			event: { id: newId('evt'), type: 'session.status', sessionId: id, accountId: principal.accountId, env: principal.env, createdAt: now },
+			idempotency: idempotencyKey
+				? { key: idempotencyKey, requestHash, response: { session: result.session, clientSecret: { createdAt: result.clientSecret.createdAt, expireAt: result.clientSecret.expireAt } } }
+				: undefined
 		});
+		if (created) return { result, replayed: false };
+		return { result: await this.replay(this.deps.uow.repos, principal, idempotencyKey!, requestHash), replayed: true };
 	}
 
 	private async replay(repos: Repos, principal: ApiPrincipal, key: string, requestHash: string): Promise<SessionWithSecret> {
@@ -225,7 +227,7 @@ export class SessionService {
 		}
 		const wanted = [...(request.langs ?? []), ...(request.defaultLang ? [request.defaultLang] : [])];
 		if (wanted.length) {
-			const enabled = new Set((await repos.catalogue.listLangs()).map((l) => l.id));
+			const enabled = this.deps.enabledLangs ? await this.deps.enabledLangs() : new Set((await repos.catalogue.listLangs()).map((l) => l.id));
 			const off = wanted.filter((l) => !enabled.has(l));
 			if (off.length) throw validationError(`Languages not offered by GET /langs: ${[...new Set(off)].join(', ')}`, 'invalid_settings');
 		}
