@@ -71,6 +71,24 @@ function toColumns(changes: SessionChanges): Partial<typeof sessions.$inferInser
 	return columns;
 }
 
+/**
+ * A session as `GET /sessions` lists it: what an API session shows without its report. The list
+ * reads these columns only; the flow (a copy of settings.flow, or the converted modules), the
+ * runner's data and the search text would double what a page of 100 parses and throws away.
+ */
+export type SessionSummary = Pick<Session, 'id' | 'status' | 'createdAt' | 'startedAt' | 'finishedAt' | 'settings' | 'version' | 'flowId'>;
+
+const SUMMARY_COLUMNS = {
+	id: sessions.id,
+	status: sessions.status,
+	createdAt: sessions.createdAt,
+	startedAt: sessions.startedAt,
+	finishedAt: sessions.finishedAt,
+	settings: sessions.settings,
+	version: sessions.version,
+	flowId: sessions.flowId
+};
+
 /** Where a page of `GET /sessions` resumes: the sort key and id of the last row returned. */
 export interface ListCursor {
 	sortBy: ListSessionsQuery['sortBy'];
@@ -185,7 +203,7 @@ export class SessionRepository {
 		query: ListSessionsQuery,
 		cursor: ListCursor | null,
 		limit: number
-	): Promise<Session[]> {
+	): Promise<SessionSummary[]> {
 		const column = SORT_COLUMNS[query.sortBy];
 		const where = [...this.filters(accountId, env, query)];
 		if (cursor) {
@@ -193,13 +211,12 @@ export class SessionRepository {
 			where.push(query.sortOrder === 'desc' ? sql`(${column}, ${sessions.id}) < (${cursor.key}, ${cursor.id})` : sql`(${column}, ${sessions.id}) > (${cursor.key}, ${cursor.id})`);
 		}
 		const order = query.sortOrder === 'desc' ? [desc(column), desc(sessions.id)] : [asc(column), asc(sessions.id)];
-		const rows = await this.db
-			.select()
+		return this.db
+			.select(SUMMARY_COLUMNS)
 			.from(sessions)
 			.where(and(...where))
 			.orderBy(...order)
 			.limit(limit);
-		return rows.map(toSession);
 	}
 
 	async count(accountId: string, env: Env, query: ListSessionsQuery): Promise<number> {
@@ -232,7 +249,7 @@ export class SessionRepository {
 	}
 
 	/** The key a cursor resumes from: what `status_rank` and `finished_sort` hold for this session. */
-	sortKeyOf(session: Session, sortBy: ListSessionsQuery['sortBy']): number {
+	sortKeyOf(session: Pick<Session, 'createdAt' | 'status' | 'finishedAt'>, sortBy: ListSessionsQuery['sortBy']): number {
 		return sortBy === 'createdAt' ? session.createdAt : sortBy === 'status' ? STATUS_RANK[session.status] : (session.finishedAt ?? 0);
 	}
 

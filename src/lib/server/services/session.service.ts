@@ -12,7 +12,7 @@ import type { ServerKeys } from '../crypto.ts';
 import { newId, randomBase62, sha256Hex } from '../crypto.ts';
 import type { ApiPrincipal } from '../repositories/account.repository.ts';
 import type { UnitOfWork, Repos } from '../repositories/index.ts';
-import type { ListCursor, NewSession, SessionChanges } from '../repositories/session.repository.ts';
+import type { ListCursor, NewSession, SessionChanges, SessionSummary } from '../repositories/session.repository.ts';
 import { recordEvent } from './event.service.ts';
 
 export const API_VERSION = '1.0.18';
@@ -136,7 +136,7 @@ export class SessionService {
 		const hasMore = rows.length > query.limit;
 		const last = page[page.length - 1];
 		const response: ListSessionsResponse = {
-			sessions: await Promise.all(page.map((row) => this.toApiSession(row))),
+			sessions: page.map((row) => apiSummary(row)),
 			hasMore
 		};
 		if (hasMore && last) {
@@ -174,16 +174,7 @@ export class SessionService {
 	}
 
 	async toApiSession(session: Session, options: { withReport?: boolean } = {}): Promise<ApiSession> {
-		const api: ApiSession = {
-			id: session.id,
-			createdAt: session.createdAt,
-			status: session.status,
-			settings: session.settings,
-			version: session.version,
-			flowId: session.flowId
-		};
-		if (session.startedAt !== null) api.startedAt = session.startedAt;
-		if (session.finishedAt !== null) api.finishedAt = session.finishedAt;
+		const api = apiSummary(session);
 		if (options.withReport) {
 			const report = await this.reportBuilder(session);
 			if (report) api.report = report;
@@ -232,6 +223,21 @@ export class SessionService {
 			if (off.length) throw validationError(`Languages not offered by GET /langs: ${[...new Set(off)].join(', ')}`, 'invalid_settings');
 		}
 	}
+}
+
+/** An API session without its report: a list item, or the start of a full one. */
+function apiSummary(session: SessionSummary): ApiSession {
+	const api: ApiSession = {
+		id: session.id,
+		createdAt: session.createdAt,
+		status: session.status,
+		settings: session.settings,
+		version: session.version,
+		flowId: session.flowId
+	};
+	if (session.startedAt !== null) api.startedAt = session.startedAt;
+	if (session.finishedAt !== null) api.finishedAt = session.finishedAt;
+	return api;
 }
 
 /** What a just-created session holds besides what `create` writes. */
