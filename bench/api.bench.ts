@@ -1,9 +1,13 @@
 /**
  * Session API throughput and latency: POST /sessions and GET /sessions (a page of 100 of 100 000
- * sessions, filtered), on PGlite and on PostgreSQL, against a trivial node:http server on the same
- * machine as the ceiling. Run with `npm run bench` (or `npx tsx bench/api.bench.ts`).
+ * sessions, filtered), on PGlite and on PostgreSQL, against two peers on the same machine: for
+ * POST, a bare node:http server writing the same three rows in one transaction on the same store
+ * (bench/peers/plain-create-server.ts), run right after the app; for GET, a trivial node:http
+ * server answering the same bytes (the ceiling). Run with `npm run bench -- api`.
  */
+import { spawn } from 'node:child_process';
 import http from 'node:http';
+import { loadavg } from 'node:os';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { assembleApp } from '#lib/server/app.ts';
@@ -19,7 +23,7 @@ const CONCURRENCY = 16;
 const KEY = 'sk_test_BenchBenchBenchBenchBench0001';
 const LIST_QUERY = '/api/sessions?limit=100&status=complete';
 
-async function seed(env: Record<string, string>, dataDir: string): Promise<void> {
+async function seed(env: Record<string, string>, dataDir: string): Promise<string> {
 	// The seeding clones rows in SQL, so it takes the store that routes never see.
 	const { app, internals } = await assembleApp(parseConfig({ ...env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', SECRET_KEY: 'bench-secret-0123456789abcdef0123456789' }), { workers: false });
 	try {
@@ -44,12 +48,29 @@ async function seed(env: Record<string, string>, dataDir: string): Promise<void>
 			 select id, md5(id) || md5(id || 'x'), 'v1.x.x.x', created_at, created_at + 86400000 from sessions where id like 'ses_bench%'`
 		);
 		await internals.store.query('analyze');
+		return principal.accountId;
 	} finally {
 		await app.close();
 	}
 }
 
-async function runStore(kind: 'pglite' | 'postgres'): Promise<{ post: LoadResult; list: LoadResult; body: string }> {
+/** The POST peer on the store the app just used (its process stopped: PGlite is one process's). */
+async function runPeer(env: Record<string, string>, body: string): Promise<LoadResult> {
+	const port = await freePort();
+	const child = spawn(process.execPath, ['bench/peers/plain-create-server.ts'], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+	try {
+		await new Promise<void>((resolve, reject) => {
+			child.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
+			child.on('exit', (code) => reject(new Error(`peer exited with ${code}`)));
+		});
+		return await load(() => ({ url: `http://127.0.0.1:${port}/`, init: { method: 'POST', headers: { 'content-type': 'application/json' }, body } }), { seconds: SECONDS, concurrency: CONCURRENCY, cpuPid: child.pid });
+	} finally {
+		child.kill('SIGTERM');
+		await new Promise((r) => child.once('exit', r));
+	}
+}
+
+async function runStore(kind: 'pglite' | 'postgres'): Promise<{ runs: Record<string, { post: LoadResult; list: LoadResult }>; peer: LoadResult; body: string }> {
 	const dataDir = path.resolve('tests/.tmp', `bench-${kind}`);
 	rmSync(dataDir, { recursive: true, force: true });
 	mkdirSync(dataDir, { recursive: true });
@@ -61,19 +82,31 @@ async function runStore(kind: 'pglite' | 'postgres'): Promise<{ post: LoadResult
 		drop = scratch.drop;
 	}
 	const t0 = performance.now();
-	await seed(env, dataDir);
+	const accountId = await seed(env, dataDir);
 	console.error(`  ${kind}: seeded ${SESSIONS} sessions in ${fmt((performance.now() - t0) / 1000)} s`);
-	const server = await startServer({ ...env, SEED_API_KEYS: KEY, RATE_LIMIT: '1000000', LOG_LEVEL: 'error' }, { dataDir });
+	const body = JSON.stringify(createBody({ clientReferenceId: 'bench-post', metadata: { customer: 'Bench' } }));
+	// BENCH_BEFORE names an older build folder to measure first, in the same run (before/after).
+	const builds = [...(process.env.BENCH_BEFORE ? [process.env.BENCH_BEFORE] : []), 'build'];
+	const runs: Record<string, { post: LoadResult; list: LoadResult }> = {};
+	let listBody = '';
+	for (const build of builds) {
+		const server = await startServer({ ...env, SEED_API_KEYS: KEY, RATE_LIMIT: '1000000', LOG_LEVEL: 'error' }, { dataDir, keepData: true, build });
+		try {
+			const auth = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+			const post = await load(() => ({ url: `${server.url}/api/sessions`, init: { method: 'POST', headers: auth, body } }), { seconds: SECONDS, concurrency: CONCURRENCY, cpuPid: server.process.pid });
+			listBody = await (await fetch(`${server.url}${LIST_QUERY}`, { headers: auth })).text();
+			const list = await load(() => ({ url: `${server.url}${LIST_QUERY}`, init: { headers: auth } }), { seconds: SECONDS, concurrency: CONCURRENCY, cpuPid: server.process.pid });
+			runs[build] = { post, list };
+		} finally {
+			await server.stop();
+		}
+	}
 	try {
-		const auth = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
-		const body = JSON.stringify(createBody({ clientReferenceId: 'bench-post', metadata: { customer: 'Bench' } }));
-		const post = await load(() => ({ url: `${server.url}/api/sessions`, init: { method: 'POST', headers: auth, body } }), { seconds: SECONDS, concurrency: CONCURRENCY });
-		const listBody = await (await fetch(`${server.url}${LIST_QUERY}`, { headers: auth })).text();
-		const list = await load(() => ({ url: `${server.url}${LIST_QUERY}`, init: { headers: auth } }), { seconds: SECONDS, concurrency: CONCURRENCY });
-		return { post, list, body: listBody };
+		const peer = await runPeer(kind === 'postgres' ? { DATABASE_URL: env.DATABASE_URL, ACCOUNT_ID: accountId } : { PGLITE_DIR: path.join(dataDir, 'pglite'), ACCOUNT_ID: accountId }, body);
+		return { runs, peer, body: listBody };
 	} finally {
-		await server.stop();
 		await drop();
+		rmSync(dataDir, { recursive: true, force: true });
 	}
 }
 
@@ -88,14 +121,14 @@ async function runCeiling(body: string): Promise<LoadResult> {
 	});
 	await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
 	try {
-		return await load(() => ({ url: `http://127.0.0.1:${port}/` }), { seconds: SECONDS, concurrency: CONCURRENCY });
+		return await load(() => ({ url: `http://127.0.0.1:${port}/` }), { seconds: SECONDS, concurrency: CONCURRENCY, cpuPid: process.pid });
 	} finally {
 		server.close();
 	}
 }
 
-const row = (name: string, r: LoadResult, ceiling: LoadResult) =>
-	`| ${name} | ${fmt(r.rps, 0)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.rps / ceiling.rps, 2)} | ${Object.entries(r.statuses).map(([s, n]) => `${s}×${n}`).join(' ')}${r.errors ? ` errors×${r.errors}` : ''} |`;
+const row = (name: string, r: LoadResult, peer: LoadResult) =>
+	`| ${name} | ${fmt(r.rps, 0)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.rps / peer.rps, 2)} | ${fmt(r.cpuMsPerRequest, 2)} | ${Object.entries(r.statuses).map(([s, n]) => `${s}×${n}`).join(' ')}${r.errors ? ` errors×${r.errors}` : ''} |`;
 
 async function main() {
 	console.error(`Session API bench: ${SESSIONS} sessions, ${SECONDS} s per run, concurrency ${CONCURRENCY}`);
@@ -114,11 +147,22 @@ async function main() {
 	const lines = [
 		`Session API, ${new Date().toISOString().slice(0, 10)}, ${SESSIONS} sessions in the store, ${CONCURRENCY} concurrent clients, ${SECONDS} s per row, same machine (2 cores) for client and server.`,
 		'',
-		'| run | req/s | p50 ms | p99 ms | × ceiling | statuses |',
-		'|---|---:|---:|---:|---:|---|',
-		...Object.entries(results).flatMap(([kind, r]) => [row(`POST /sessions — ${kind}`, r.post, ceiling), row(`GET ${LIST_QUERY.replace('/api', '')} — ${kind}`, r.list, ceiling)]),
+		'| run | req/s | p50 ms | p99 ms | × peer | server CPU ms/req | statuses |',
+		'|---|---:|---:|---:|---:|---:|---|',
+		...Object.entries(results).flatMap(([kind, r]) => {
+			const label = (build: string) => (Object.keys(r.runs).length > 1 ? ` (${build}/)` : '');
+			return [
+				...Object.entries(r.runs).map(([build, run]) => row(`POST /sessions — ${kind}${label(build)}`, run.post, r.peer)),
+				row(`peer: node:http + ${kind === 'postgres' ? 'pg' : 'PGlite'}, the same three rows in one transaction`, r.peer, r.peer),
+				...Object.entries(r.runs).map(([build, run]) => row(`GET ${LIST_QUERY.replace('/api', '')} — ${kind}${label(build)}`, run.list, ceiling))
+			];
+		}),
 		row(`ceiling: node:http returning the same ${Math.round(anyBody.length / 1024)} KB page`, ceiling, ceiling)
 	];
+	lines.push(
+		'',
+		`POST rows are divided by the peer on the same store, run right after the app; GET rows by the ceiling, run last. Server CPU: the server process's user + system time over the measured window per answered request (the ceiling's includes the load generator, which shares its process). Load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' / ')}.`
+	);
 	const text = lines.join('\n');
 	console.log(text);
 	mkdirSync('bench/results', { recursive: true });

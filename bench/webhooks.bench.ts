@@ -8,7 +8,8 @@
  * 2. The extra latency the outbox adds to a status change: the same transaction (lock the session
  *    row, update it) with and without the outbox insert, interleaved in the same run.
  *
- * `npm run bench -- webhooks` (or `npx tsx bench/webhooks.bench.ts`). BENCH_EVENTS, BENCH_ITERATIONS.
+ * `npm run bench -- webhooks` (or `npx tsx bench/webhooks.bench.ts`). BENCH_EVENTS, BENCH_ITERATIONS;
+ * BENCH_BUILD runs another build folder (an older build, to compare before and after).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -84,7 +85,7 @@ async function throughput(instances: number): Promise<Throughput> {
 	try {
 		// One after the other: the first seeds the key and the endpoint, the others find them.
 		for (let i = 0; i < instances; i++) {
-			servers.push(await startServer({ DATABASE_URL: db.url, SEED_API_KEYS: KEY, SEED_WEBHOOK_URL: `${receiver.url}/hook`, SEED_WEBHOOK_SECRET: SECRET, LOG_LEVEL: 'error', RATE_LIMIT: '1000000' }));
+			servers.push(await startServer({ DATABASE_URL: db.url, SEED_API_KEYS: KEY, SEED_WEBHOOK_URL: `${receiver.url}/hook`, SEED_WEBHOOK_SECRET: SECRET, LOG_LEVEL: 'error', RATE_LIMIT: '1000000' }, { build: process.env.BENCH_BUILD }));
 		}
 		await client.connect();
 		const [{ account_id: accountId }] = (await client.query('select account_id from api_keys limit 1')).rows;

@@ -30,13 +30,14 @@ export interface RunningServer {
  * Starts the production build (`node build`) the way an operator does, on a free port with its
  * own data directory, and waits until /healthz answers.
  */
-export async function startServer(env: Record<string, string> = {}, options: { dataDir?: string; keepData?: boolean } = {}): Promise<RunningServer> {
-	if (!existsSync(path.join(ROOT, 'build/index.js'))) throw new Error('No production build: run `npm run build` first (npm test does)');
+export async function startServer(env: Record<string, string> = {}, options: { dataDir?: string; keepData?: boolean; /** Another build folder (benchmarks comparing builds). */ build?: string } = {}): Promise<RunningServer> {
+	const build = options.build ?? 'build';
+	if (!existsSync(path.join(ROOT, build, 'index.js'))) throw new Error(`No production build in ${build}/: run \`npm run build\` first (npm test does)`);
 	const port = await freePort();
 	const dataDir = options.dataDir ?? path.join(ROOT, 'tests/.tmp', `server-${randomBytes(4).toString('hex')}`);
 	mkdirSync(dataDir, { recursive: true });
 	let output = '';
-	const child = spawn(process.execPath, ['build'], {
+	const child = spawn(process.execPath, [build], {
 		cwd: ROOT,
 		env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', SECRET_KEY: 'test-secret-key-0123456789abcdef0123', PGLITE_TEMPLATE_DIR: path.join(ROOT, 'tests/.tmp/pglite-template'), WARM_MODELS: 'false', ...env },
 		stdio: ['ignore', 'pipe', 'pipe']

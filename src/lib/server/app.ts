@@ -124,7 +124,8 @@ export async function assembleApp(config: Config, options: StartOptions = {}): P
 		now,
 		publicBaseUrl: config.PUBLIC_BASE_URL,
 		clientSecretTtlMs: config.CLIENT_SECRET_TTL_S * 1000,
-		reportBuilder: reports.build
+		reportBuilder: reports.build,
+		enabledLangs: () => catalogue.enabledLangIds()
 	});
 	const otp = options.otp ?? createOtpDelivery({ smtpUrl: config.SMTP_URL, smtpFrom: config.SMTP_FROM, smsWebhookUrl: config.SMS_WEBHOOK_URL, uow, now });
 	const faceEvidence = options.faceEvidence ?? new MediaFaceEvidenceSink({ media, uow });
@@ -132,12 +133,12 @@ export async function assembleApp(config: Config, options: StartOptions = {}): P
 	const runner = new FlowRunner({ uow, keys, now, sessions, dialog: options.dialog ?? createDialogEngine(config, { logger }), otp, faces: { engine: getFaceEngine, ageSex: getAgeSexEstimator, templates: faceTemplates, sink: faceEvidence, fetchImage: (url) => safeFetchImage(url) }, documents: { sink: new MediaDocumentSink(media), read: (images, opts) => readDocument(images, opts) } });
 	const pages = new PageService({ uow, now, runner, catalogue, frameAncestors: config.FRAME_ANCESTORS, inactivityMs: config.SESSION_INACTIVITY_TIMEOUT_S * 1000 });
 	const sweeper = new SweeperService({ uow, sessions, now, inactivityMs: config.SESSION_INACTIVITY_TIMEOUT_S * 1000 });
-	const rateLimiter = new RateLimiter(config.RATE_LIMIT, config.RATE_LIMIT_WINDOW_S, store.pgPool);
+	const rateLimiter = new RateLimiter(config.RATE_LIMIT, config.RATE_LIMIT_WINDOW_S, store.counterPool);
 	const demo = new DemoService({
 		accounts,
 		sessions,
 		policy: { enabled: config.DEMO_ENABLED, embedded: store.kind === 'pglite' },
-		limiter: new RateLimiter(config.DEMO_RATE_LIMIT, 3600, store.pgPool, 'demo')
+		limiter: new RateLimiter(config.DEMO_RATE_LIMIT, 3600, store.counterPool, 'demo')
 	});
 	const video = new VideoService({ uow, media, now });
 	const videoAnalyzer = new VideoAnalyzer({ ffmpeg: config.FFMPEG_PATH, ffprobe: config.FFPROBE_PATH }, now);

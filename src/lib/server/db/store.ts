@@ -19,6 +19,13 @@ export interface Store {
 	readonly db: Db;
 	/** The node-postgres pool (PostgreSQL only), for libraries that take one. */
 	readonly pgPool?: pg.Pool;
+	/**
+	 * A small second pool (PostgreSQL only) whose commits do not wait for the disk
+	 * (`synchronous_commit=off`), for counters where a crash may lose the last fraction of a second
+	 * of increments: the rate limits. Every API request of one key updates one row; with commits
+	 * waiting for the disk, that row's lock was held through each flush and requests queued on it.
+	 */
+	readonly counterPool?: pg.Pool;
 	/** Raw SQL with positional parameters, for the few statements Drizzle has no builder for. */
 	query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
 	close(): Promise<void>;
@@ -136,17 +143,22 @@ function isAlive(pid: number): boolean {
 
 function openPostgres(url: string, max: number): Store {
 	const pool = new pg.Pool({ connectionString: url, max });
+	const counterPool = new pg.Pool({ connectionString: url, max: Math.max(2, Math.ceil(max / 2)), options: '-c synchronous_commit=off' });
 	// An idle client that loses its server must not crash the process; the next query reconnects.
 	pool.on('error', () => {});
+	counterPool.on('error', () => {});
 	const db = drizzlePg({ client: pool, schema }) as unknown as Db;
 	return {
 		kind: 'postgres',
 		db,
 		pgPool: pool,
+		counterPool,
 		async query<T>(sql: string, params: unknown[] = []) {
 			return (await pool.query(sql, params)).rows as T[];
 		},
-		close: () => pool.end()
+		close: async () => {
+			await Promise.all([pool.end(), counterPool.end()]);
+		}
 	};
 }
 

@@ -5,6 +5,8 @@ import type { Session } from '#lib/domain/session/session.model.ts';
 import type { DbOrTx } from '../db/store.ts';
 import { clientSecrets, sessions } from '../db/schema.ts';
 import type { Env } from './account.repository.ts';
+import type { IdempotentResponse } from './idempotency.repository.ts';
+import type { NewOutboxEvent } from './outbox.repository.ts';
 
 export type SessionRow = typeof sessions.$inferSelect;
 
@@ -69,6 +71,24 @@ function toColumns(changes: SessionChanges): Partial<typeof sessions.$inferInser
 	return columns;
 }
 
+/**
+ * A session as `GET /sessions` lists it: what an API session shows without its report. The list
+ * reads these columns only; the flow (a copy of settings.flow, or the converted modules), the
+ * runner's data and the search text would double what a page of 100 parses and throws away.
+ */
+export type SessionSummary = Pick<Session, 'id' | 'status' | 'createdAt' | 'startedAt' | 'finishedAt' | 'settings' | 'version' | 'flowId'>;
+
+const SUMMARY_COLUMNS = {
+	id: sessions.id,
+	status: sessions.status,
+	createdAt: sessions.createdAt,
+	startedAt: sessions.startedAt,
+	finishedAt: sessions.finishedAt,
+	settings: sessions.settings,
+	version: sessions.version,
+	flowId: sessions.flowId
+};
+
 /** Where a page of `GET /sessions` resumes: the sort key and id of the last row returned. */
 export interface ListCursor {
 	sortBy: ListSessionsQuery['sortBy'];
@@ -83,12 +103,55 @@ const SORT_COLUMNS = {
 	finishedAt: sessions.finishedSort
 } as const;
 
+/** What `POST /sessions` writes, in one statement (SessionRepository.create). */
+export interface SessionCreation {
+	session: NewSession;
+	secret: { sessionId: string; hash: string; sealed: string; createdAt: number; expireAt: number };
+	/** The `session.status` event of the creation. */
+	event: NewOutboxEvent;
+	/** With an Idempotency-Key: the key's claim, holding the response it will be replayed with. */
+	idempotency?: { key: string; requestHash: string; response: IdempotentResponse };
+}
+
 export class SessionRepository {
 	constructor(private readonly db: DbOrTx) {}
 
-	async insert(session: NewSession, secret: typeof clientSecrets.$inferInsert): Promise<void> {
-		await this.db.insert(sessions).values({ ...session, statusRank: STATUS_RANK[session.status] });
-		await this.db.insert(clientSecrets).values(secret);
+	/**
+	 * Writes a new session, its client secret and its outbox event (and claims the Idempotency-Key)
+	 * in one statement, hence one round trip and one atomic commit without an explicit transaction.
+	 * With a key already claimed nothing is written and it returns false: the caller replays. On
+	 * PostgreSQL a concurrent claim of the same key waits on the key's unique index until the first
+	 * commits, then finds it taken, so one key makes one session.
+	 */
+	async create(c: SessionCreation): Promise<boolean> {
+		const s = c.session;
+		const json = (v: unknown) => JSON.stringify(v);
+		const claim = c.idempotency
+			? sql`claim as (
+				insert into idempotency_keys (account_id, env, key, request_hash, session_id, response, created_at)
+				values (${s.accountId}, ${s.env}, ${c.idempotency.key}, ${c.idempotency.requestHash}, ${s.id}, ${json(c.idempotency.response)}::jsonb, ${s.createdAt}::bigint)
+				on conflict do nothing
+				returning 1
+			), `
+			: sql``;
+		const result = await this.db.execute(sql`
+			with ${claim}s as (
+				insert into sessions (id, account_id, env, status, status_rank, created_at, updated_at, client_reference_id, flow_id, settings, flow, search_text, version)
+				select ${s.id}::text, ${s.accountId}::text, ${s.env}::text, ${s.status}::text, ${STATUS_RANK[s.status]}::smallint, ${s.createdAt}::bigint, ${s.updatedAt}::bigint,
+				       ${s.clientReferenceId}::text, ${s.flowId}::text, ${json(s.settings)}::jsonb, ${json(s.flow)}::jsonb, ${s.searchText}::text, ${s.version}::text
+				${c.idempotency ? sql`where exists (select 1 from claim)` : sql``}
+				returning id
+			), secret as (
+				insert into client_secrets (session_id, hash, sealed, created_at, expire_at)
+				select id, ${c.secret.hash}::text, ${c.secret.sealed}::text, ${c.secret.createdAt}::bigint, ${c.secret.expireAt}::bigint from s
+			), event as (
+				insert into outbox_events (id, account_id, env, type, session_id, created_at, payload)
+				select ${c.event.id}::text, ${c.event.accountId}::text, ${c.event.env}::text, ${c.event.type}::text, id, ${c.event.createdAt}::bigint, ${json(c.event.payload ?? {})}::jsonb from s
+			)
+			select count(*)::int as created from s`);
+		// Raw results differ by driver (node-postgres QueryResult, PGlite Results); both carry `rows`.
+		const [row] = (result as { rows: { created: number }[] }).rows;
+		return Number(row?.created ?? 0) > 0;
 	}
 
 	async findOwned(accountId: string, env: Env, id: string): Promise<{ session: Session; secret: ClientSecretRecord } | null> {
@@ -140,7 +203,7 @@ export class SessionRepository {
 		query: ListSessionsQuery,
 		cursor: ListCursor | null,
 		limit: number
-	): Promise<Session[]> {
+	): Promise<SessionSummary[]> {
 		const column = SORT_COLUMNS[query.sortBy];
 		const where = [...this.filters(accountId, env, query)];
 		if (cursor) {
@@ -148,13 +211,12 @@ export class SessionRepository {
 			where.push(query.sortOrder === 'desc' ? sql`(${column}, ${sessions.id}) < (${cursor.key}, ${cursor.id})` : sql`(${column}, ${sessions.id}) > (${cursor.key}, ${cursor.id})`);
 		}
 		const order = query.sortOrder === 'desc' ? [desc(column), desc(sessions.id)] : [asc(column), asc(sessions.id)];
-		const rows = await this.db
-			.select()
+		return this.db
+			.select(SUMMARY_COLUMNS)
 			.from(sessions)
 			.where(and(...where))
 			.orderBy(...order)
 			.limit(limit);
-		return rows.map(toSession);
 	}
 
 	async count(accountId: string, env: Env, query: ListSessionsQuery): Promise<number> {
@@ -187,7 +249,7 @@ export class SessionRepository {
 	}
 
 	/** The key a cursor resumes from: what `status_rank` and `finished_sort` hold for this session. */
-	sortKeyOf(session: Session, sortBy: ListSessionsQuery['sortBy']): number {
+	sortKeyOf(session: Pick<Session, 'createdAt' | 'status' | 'finishedAt'>, sortBy: ListSessionsQuery['sortBy']): number {
 		return sortBy === 'createdAt' ? session.createdAt : sortBy === 'status' ? STATUS_RANK[session.status] : (session.finishedAt ?? 0);
 	}
 

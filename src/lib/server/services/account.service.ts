@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { TtlCache } from '../cache/ttl-cache.ts';
 import { newId, randomBase62, sha256Hex, type ServerKeys } from '../crypto.ts';
 import type { ApiKeyInfo, ApiPrincipal, Env } from '../repositories/account.repository.ts';
 import type { UnitOfWork } from '../repositories/index.ts';
@@ -17,19 +18,49 @@ export interface WebhookEndpointInfo {
 	disabledAt: number | null;
 }
 
+/**
+ * How long an instance may go on accepting a key after it was revoked elsewhere (another instance,
+ * or the CLI against PostgreSQL). A revocation made through this service takes effect here at once.
+ */
+export const KEY_CACHE_TTL_MS = 5_000;
+
+interface CachedKey {
+	principal: ApiPrincipal;
+	lastUsedAt: number | null;
+}
+
 /** Accounts, API keys and webhook endpoints: what the CLI and start-up seeding manage. */
 export class AccountService {
-	constructor(private readonly deps: { uow: UnitOfWork; keys: ServerKeys; now: () => number }) {}
+	/** Active keys by hash: a request needs no key lookup while its key is here. Unknown keys are not kept. */
+	readonly #activeKeys: TtlCache<string, CachedKey>;
+
+	constructor(private readonly deps: { uow: UnitOfWork; keys: ServerKeys; now: () => number; keyCacheTtlMs?: number }) {
+		this.#activeKeys = new TtlCache(deps.keyCacheTtlMs ?? KEY_CACHE_TTL_MS);
+	}
 
 	/** The principal for a bearer key, or null. Keys are looked up by hash only. */
 	async authenticate(key: string): Promise<ApiPrincipal | null> {
 		if (!/^sk_(test|live)_[A-Za-z0-9]{16,128}$/.test(key)) return null;
-		const found = await this.deps.uow.repos.accounts.findActiveKeyByHash(sha256Hex(key));
-		if (!found || found.revokedAt !== null) return null;
+		const hash = sha256Hex(key);
+		const cached = await this.#activeKeys.getOr(hash, async () => {
+			const found = await this.deps.uow.repos.accounts.findActiveKeyByHash(hash);
+			if (!found || found.revokedAt !== null) return undefined;
+			return { principal: { accountId: found.accountId, env: found.env, keyId: found.keyId }, lastUsedAt: found.lastUsedAt };
+		});
+		if (!cached) return null;
 		// Last use to the minute is enough for an operator, and spares a write per request.
 		const now = this.deps.now();
-		if (found.lastUsedAt === null || now - found.lastUsedAt > 60_000) await this.deps.uow.repos.accounts.touchApiKey(found.keyId, now);
-		return { accountId: found.accountId, env: found.env, keyId: found.keyId };
+		if (cached.lastUsedAt === null || now - cached.lastUsedAt > 60_000) {
+			cached.lastUsedAt = now; // before the write: concurrent requests do not all touch
+			await this.deps.uow.repos.accounts.touchApiKey(cached.principal.keyId, now);
+		}
+		return { ...cached.principal };
+	}
+
+	/** Forgets cached keys (all, or one key id's) so the next request reads the store. */
+	forgetKeys(keyId?: string): void {
+		if (keyId === undefined) this.#activeKeys.clear();
+		else this.#activeKeys.deleteWhere((v) => v.principal.keyId === keyId);
 	}
 
 	async createAccount(name: string): Promise<string> {
@@ -53,8 +84,11 @@ export class AccountService {
 		return this.deps.uow.repos.accounts.listApiKeys(accountId);
 	}
 
-	revokeApiKey(keyId: string): Promise<boolean> {
-		return this.deps.uow.repos.accounts.revokeApiKey(keyId, this.deps.now());
+	async revokeApiKey(keyId: string): Promise<boolean> {
+		const revoked = await this.deps.uow.repos.accounts.revokeApiKey(keyId, this.deps.now());
+		// After the write: a lookup that read the key as active before it is not stored (TtlCache).
+		this.forgetKeys(keyId);
+		return revoked;
 	}
 
 	listAccounts() {

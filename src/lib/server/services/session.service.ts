@@ -12,7 +12,7 @@ import type { ServerKeys } from '../crypto.ts';
 import { newId, randomBase62, sha256Hex } from '../crypto.ts';
 import type { ApiPrincipal } from '../repositories/account.repository.ts';
 import type { UnitOfWork, Repos } from '../repositories/index.ts';
-import type { ListCursor, NewSession, SessionChanges } from '../repositories/session.repository.ts';
+import type { ListCursor, NewSession, SessionChanges, SessionSummary } from '../repositories/session.repository.ts';
 import { recordEvent } from './event.service.ts';
 
 export const API_VERSION = '1.0.18';
@@ -31,6 +31,8 @@ export interface SessionServiceDeps {
 	clientSecretTtlMs: number;
 	/** Without one (a bare service in a test), a report has the language and an empty transcript. */
 	reportBuilder?: ReportBuilder;
+	/** The languages a create may name (CatalogueService.enabledLangIds, cached); default: read the store. */
+	enabledLangs?: () => Promise<ReadonlySet<string>>;
 }
 
 const bareReport: ReportBuilder = async (session) => (session.status === 'created' ? undefined : { transcript: [], ...(session.lang ? { lang: session.lang as SessionReport['lang'] } : {}) });
@@ -83,20 +85,20 @@ export class SessionService {
 			expireAt: now + this.deps.clientSecretTtlMs
 		};
 		const requestHash = sha256Hex(canonicalJson(body));
-
-		return this.deps.uow.transaction(async (repos) => {
-			if (idempotencyKey) {
-				const claimed = await repos.idempotency.claim({ accountId: principal.accountId, env: principal.env, key: idempotencyKey, requestHash, sessionId: id, createdAt: now });
-				if (!claimed) return { result: await this.replay(repos, principal, idempotencyKey, requestHash), replayed: true };
-			}
-			await repos.sessions.insert(newSession, secretRow);
-			await recordEvent(repos, { type: 'session.status', sessionId: id, accountId: principal.accountId, env: principal.env, at: now });
-			const result = { session: await this.toApiSession({ ...notStarted, ...newSession }), clientSecret: this.toApiSecret(secretRow, secret) };
-			if (idempotencyKey) {
-				await repos.idempotency.saveResponse(principal.accountId, principal.env, idempotencyKey, { session: result.session, clientSecret: { createdAt: result.clientSecret.createdAt, expireAt: result.clientSecret.expireAt } });
-			}
-			return { result, replayed: false };
+		const result: SessionWithSecret = { session: await this.toApiSession({ ...notStarted, ...newSession }), clientSecret: this.toApiSecret(secretRow, secret) };
+		// One statement writes the session, its secret, its event and the key's claim with the
+		// response it will replay (the response is known before the write: nothing in it comes from
+		// the store), so a create is one round trip and one commit.
+		const created = await this.deps.uow.repos.sessions.create({
+			session: newSession,
+			secret: secretRow,
+			event: { id: newId('evt'), type: 'session.status', sessionId: id, accountId: principal.accountId, env: principal.env, createdAt: now },
+			idempotency: idempotencyKey
+				? { key: idempotencyKey, requestHash, response: { session: result.session, clientSecret: { createdAt: result.clientSecret.createdAt, expireAt: result.clientSecret.expireAt } } }
+				: undefined
 		});
+		if (created) return { result, replayed: false };
+		return { result: await this.replay(this.deps.uow.repos, principal, idempotencyKey!, requestHash), replayed: true };
 	}
 
 	private async replay(repos: Repos, principal: ApiPrincipal, key: string, requestHash: string): Promise<SessionWithSecret> {
@@ -134,7 +136,7 @@ export class SessionService {
 		const hasMore = rows.length > query.limit;
 		const last = page[page.length - 1];
 		const response: ListSessionsResponse = {
-			sessions: await Promise.all(page.map((row) => this.toApiSession(row))),
+			sessions: page.map((row) => apiSummary(row)),
 			hasMore
 		};
 		if (hasMore && last) {
@@ -172,16 +174,7 @@ export class SessionService {
 	}
 
 	async toApiSession(session: Session, options: { withReport?: boolean } = {}): Promise<ApiSession> {
-		const api: ApiSession = {
-			id: session.id,
-			createdAt: session.createdAt,
-			status: session.status,
-			settings: session.settings,
-			version: session.version,
-			flowId: session.flowId
-		};
-		if (session.startedAt !== null) api.startedAt = session.startedAt;
-		if (session.finishedAt !== null) api.finishedAt = session.finishedAt;
+		const api = apiSummary(session);
 		if (options.withReport) {
 			const report = await this.reportBuilder(session);
 			if (report) api.report = report;
@@ -225,11 +218,26 @@ export class SessionService {
 		}
 		const wanted = [...(request.langs ?? []), ...(request.defaultLang ? [request.defaultLang] : [])];
 		if (wanted.length) {
-			const enabled = new Set((await repos.catalogue.listLangs()).map((l) => l.id));
+			const enabled = this.deps.enabledLangs ? await this.deps.enabledLangs() : new Set((await repos.catalogue.listLangs()).map((l) => l.id));
 			const off = wanted.filter((l) => !enabled.has(l));
 			if (off.length) throw validationError(`Languages not offered by GET /langs: ${[...new Set(off)].join(', ')}`, 'invalid_settings');
 		}
 	}
+}
+
+/** An API session without its report: a list item, or the start of a full one. */
+function apiSummary(session: SessionSummary): ApiSession {
+	const api: ApiSession = {
+		id: session.id,
+		createdAt: session.createdAt,
+		status: session.status,
+		settings: session.settings,
+		version: session.version,
+		flowId: session.flowId
+	};
+	if (session.startedAt !== null) api.startedAt = session.startedAt;
+	if (session.finishedAt !== null) api.finishedAt = session.finishedAt;
+	return api;
 }
 
 /** What a just-created session holds besides what `create` writes. */
