@@ -7,7 +7,7 @@
  *
  * Damage i % DAMAGES.length goes to document i, so any prefix (--limit) is balanced over damages.
  */
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { states } from 'mrz';
 import { buildMrz, type MrzSource } from '../../src/lib/documents/mrz-build.ts';
 import type { Raster } from '../../src/lib/documents/raster.ts';
@@ -194,7 +194,7 @@ async function scale(src: Raster, factor: number): Promise<Raster> {
  */
 export async function withOrientation(src: Raster, o: number, quality = 85): Promise<Buffer> {
 	let img = sharp(await toPng(src));
-	const step = async (f: (s: sharp.Sharp) => sharp.Sharp) => (img = sharp(await f(img).png({ compressionLevel: 1 }).toBuffer()));
+	const step = async (f: (s: Sharp) => Sharp) => (img = sharp(await f(img).png({ compressionLevel: 1 }).toBuffer()));
 	// Inverse of each orientation's display transform.
 	if (o === 2) await step((s) => s.flop());
 	if (o === 3) await step((s) => s.rotate(180));
