@@ -75,11 +75,12 @@ function mask(kind: string): Uint8Array {
 }
 const MASKS = Object.fromEntries([...'alncxs'].map((k) => [k, mask(k)])) as Record<string, Uint8Array>;
 const r = (k: string, n: number) => k.repeat(n);
-const NAME_LINE = (len: number) => 'l' + r('a', len - 1);
+// The second character of a document code is a letter or filler by ICAO, but issued as a digit too (US `C1`).
+const NAME_LINE = (len: number) => 'lx' + r('a', len - 2);
 const LINE2_HEAD = r('x', 9) + 'n' + 'aaa' + r('n', 7) + 's' + r('n', 7);
 
 const SHAPES: Record<MrzLayout, string[]> = {
-	TD1: ['la' + 'aaa' + r('x', 9) + 'c' + r('x', 15), r('n', 7) + 's' + r('n', 7) + 'aaa' + r('x', 11) + 'n', r('a', 30)],
+	TD1: ['lx' + 'aaa' + r('x', 9) + 'c' + r('x', 15), r('n', 7) + 's' + r('n', 7) + 'aaa' + r('x', 11) + 'n', r('a', 30)],
 	TD2: [NAME_LINE(36), LINE2_HEAD + r('x', 7) + 'n'],
 	TD3: [NAME_LINE(44), LINE2_HEAD + r('x', 14) + 'cn'],
 	'MRV-A': [NAME_LINE(44), LINE2_HEAD + r('x', 16)],
@@ -424,8 +425,10 @@ function decodeFields(layout: MrzLayout, post: Posteriors): Omit<DecodedMrz, 'la
 	// A check that still fails where a look-alike swap (O/0, I/1, B/8…) would make it and the composite
 	// pass cannot tell a misread from a misprint: the field is uncertain, whatever the glyph scores say
 	// (the recogniser is often sure of the wrong one of O and 0 in OCR-B).
-	for (const f of spec.checked) {
-		if (!checkMatches(lines, f.range, f.digit) && lookalikeRepairExists(lines, f, composite)) conf(f.name, 0);
+	const failing = spec.checked.filter((f) => !checkMatches(lines, f.range, f.digit));
+	if ((failing.length > 0 || (composite && !compositeValid(lines, composite))) && lookalikeRepairExists(lines, spec)) {
+		for (const f of failing) conf(f.name, 0);
+		if (composite && !compositeValid(lines, composite)) conf('composite', 0);
 	}
 	const checksValid = spec.checked.every((f) => checkMatches(lines, f.range, f.digit)) && (!composite || compositeValid(lines, composite));
 	return { lines, fieldConfidence: confidence, checksValid };
@@ -434,20 +437,24 @@ function decodeFields(layout: MrzLayout, post: Posteriors): Omit<DecodedMrz, 'la
 /** Characters OCR confuses in OCR-B, both ways. */
 const LOOKALIKES: Record<string, string> = { O: '0DQ', '0': 'ODQ', D: '0O', Q: '0O', I: '1L', '1': 'IL', L: '1I', B: '8', '8': 'B', S: '5', '5': 'S', Z: '2', '2': 'Z', G: '6', '6': 'G', T: '7', '7': 'T' };
 
-function lookalikeRepairExists(lines: readonly string[], f: CheckedField, composite: FieldSpec['composite']): boolean {
-	const [l, s, e] = f.range;
-	const swaps: [number, string][] = [];
-	for (let i = s; i < e; i++) for (const to of LOOKALIKES[lines[l][i]] ?? '') swaps.push([i, to]);
-	const passes = (line: string) => {
-		const trial = lines.slice();
-		trial[l] = line;
-		return checkMatches(trial, f.range, f.digit) && (!composite || compositeValid(trial, composite));
-	};
-	const put = (line: string, i: number, to: string) => line.slice(0, i) + to + line.slice(i + 1);
-	for (const [a, ta] of swaps) {
-		const one = put(lines[l], a, ta);
-		if (passes(one)) return true;
-		for (const [b, tb] of swaps) if (b > a && passes(put(one, b, tb))) return true;
+/** Whether at most two look-alike swaps in the checked ranges make every check digit pass. */
+function lookalikeRepairExists(lines: readonly string[], spec: FieldSpec): boolean {
+	const ranges: Range[] = [...spec.checked.map((f) => f.range), ...(spec.composite?.ranges ?? [])];
+	const swaps: [number, number, string][] = [];
+	const seen = new Set<string>();
+	for (const [l, s, e] of ranges)
+		for (let i = s; i < e; i++) {
+			if (seen.has(`${l}:${i}`)) continue;
+			seen.add(`${l}:${i}`);
+			for (const to of LOOKALIKES[lines[l][i]] ?? '') swaps.push([l, i, to]);
+		}
+	const allPass = (trial: readonly string[]) =>
+		spec.checked.every((f) => checkMatches(trial, f.range, f.digit)) && (!spec.composite || compositeValid(trial, spec.composite));
+	const put = (ls: readonly string[], [l, i, to]: [number, number, string]) => ls.map((line, k) => (k === l ? line.slice(0, i) + to + line.slice(i + 1) : line));
+	for (const [a, swap] of swaps.entries()) {
+		const one = put(lines, swap);
+		if (allPass(one)) return true;
+		for (let b = a + 1; b < swaps.length; b++) if ((swaps[b][0] !== swap[0] || swaps[b][1] !== swap[1]) && allPass(put(one, swaps[b]))) return true;
 	}
 	return false;
 }

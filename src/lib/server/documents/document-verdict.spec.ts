@@ -21,6 +21,10 @@ describe('document verdict', () => {
 		expect(refusalOf(unreadable(['NO_DOCUMENT_EDGES', 'NO_MRZ'], false))).toBe('noDocument');
 		expect(refusalOf(unreadable(['NO_MRZ', 'NO_BARCODE']))).toBe('unreadable');
 	});
+	it('asks for another capture when a field was read with low confidence, even of an allowed type', () => {
+		expect(refusalOf(read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT'], ['LOW_CONFIDENCE']))).toBe('unreadable');
+		expect(judgeDocument(read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT'], ['LOW_CONFIDENCE']), { failed: 0, max: 3 })).toEqual({ kind: 'retry', reason: 'unreadable' });
+	});
 	it('refuses other types and unclassified documents', () => {
 		expect(refusalOf(read('MRTD_TYPE_IDENITY_CARD', ['MRTD_TYPE_PASSPORT']))).toBe('typeNotAllowed');
 		expect(refusalOf(read('MRTD_TYPE_UNKNOWN', ['MRTD_TYPE_PASSPORT']))).toBe('typeUnknown');

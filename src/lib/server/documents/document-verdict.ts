@@ -17,6 +17,9 @@ export function refusalOf(reading: Pick<ReadDocumentResult, 'status' | 'decision
 		if (reading.sides.every((s) => s.quad === null) && reading.problems.includes('NO_DOCUMENT_EDGES')) return 'noDocument';
 		return 'unreadable';
 	}
+	// A field the recogniser was unsure of (names have no check digit to catch a misread): ask for
+	// another capture rather than pass a possibly wrong value.
+	if (reading.problems.includes('LOW_CONFIDENCE')) return 'unreadable';
 	if (reading.decision && !reading.decision.accepted) {
 		return reading.decision.reason === 'DOCUMENT_TYPE_UNKNOWN' ? 'typeUnknown' : reading.decision.reason === 'DOCUMENT_UNREADABLE' ? 'unreadable' : 'typeNotAllowed';
 	}

@@ -46,6 +46,8 @@ function readingDetails(evidence: DocumentEvidence): Record<string, unknown> {
 		source: r.source,
 		documentType: r.documentType,
 		...(r.mrz ? { mrzFormat: r.mrz.format, checkDigitsValid: r.mrz.checkDigitsValid, ...(r.mrz.errors.length ? { mrzErrors: r.mrz.errors } : {}) } : {}),
+		// How sure the recogniser was of each MRZ field (0–1); a field below the reader's bar is LOW_CONFIDENCE.
+		...(r.mrz?.fieldConfidence ? { fieldConfidence: Object.fromEntries(Object.entries(r.mrz.fieldConfidence).map(([f, p]) => [f, round(p, 3)])) } : {}),
 		...(r.barcode ? { barcode: { format: r.barcode.format, aamva: r.barcode.aamva !== null } } : {}),
 		problems: r.problems,
 		...(r.decision && !r.decision.accepted ? { refused: { reason: r.decision.reason, documentType: r.decision.documentType, allowed: r.decision.allowed } } : {}),
