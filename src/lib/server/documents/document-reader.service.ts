@@ -82,6 +82,7 @@ export const DOCUMENT_PROBLEMS = {
 	glare: 'GLARE',
 	lowConfidence: 'LOW_CONFIDENCE'
 } as const;
+export type DocumentProblem = (typeof DOCUMENT_PROBLEMS)[keyof typeof DOCUMENT_PROBLEMS];
 
 /**
  * A field the recogniser was less sure of than this (mrz-decode.ts field confidence) makes the
