@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ctcGreedyDecode, MRZ_ALPHABET } from './ctc-decode.ts';
 import { lineMarginals } from './ctc-marginals.ts';
+import { buildMrz } from './mrz-build.ts';
 import { decodeMrz, type MrzLineScores } from './mrz-decode.ts';
 
 const K = MRZ_ALPHABET.length;
@@ -138,5 +139,17 @@ describe('decodeMrz on a check digit a look-alike would fix', () => {
 		expect(d.lines[1]).toBe(misread);
 		expect(d.checksValid).toBe(false);
 		expect(d.fieldConfidence.documentNumber).toBe(0);
+	});
+});
+
+describe('decodeMrz on an O/0 swap no check digit sees', () => {
+	it('calls a number with O and 0 at places weighted 3 and 7 uncertain, however sure the glyphs look', () => {
+		// SO7ODNT98: O at 1 (weight 3) and 3 (weight 7); read as S070DNT98 every check still passes.
+		const td3 = buildMrz('TD3', { documentCode: 'P', issuingState: 'UTO', lastName: 'ERIKSSON', firstName: 'ANNA', documentNumber: 'SO7ODNT98', nationality: 'UTO', birthDate: '740812', sex: 'F', expiryDate: '320415' });
+		const d = decodeMrz(td3.map((l) => scores(l)))!;
+		expect(d.lines).toEqual(td3);
+		expect(d.checksValid).toBe(true);
+		expect(d.fieldConfidence.documentNumber).toBeLessThanOrEqual(0.5);
+		expect(d.fieldConfidence.dateOfBirth).toBeGreaterThan(0.9);
 	});
 });

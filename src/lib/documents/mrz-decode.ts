@@ -431,11 +431,34 @@ function decodeFields(layout: MrzLayout, post: Posteriors): Omit<DecodedMrz, 'la
 		if (composite && !compositeValid(lines, composite)) conf('composite', 0);
 	}
 	const checksValid = spec.checked.every((f) => checkMatches(lines, f.range, f.digit)) && (!composite || compositeValid(lines, composite));
+	// O and 0 are worth 24 apart: swapped at two places weighted 3 and 7, no check digit, composite
+	// included, sees it. The recogniser is often sure of the wrong one, so such a field is only as
+	// sure as a coin toss.
+	if (checksValid) for (const f of [...spec.checked.map((c) => ({ name: c.name, range: c.range })), ...spec.free.filter((x) => x.name === 'optionalData')]) if (hiddenZeroOSwap(lines, f.range, spec)) conf(f.name, Math.min(confidence[f.name] ?? 1, 0.5));
 	return { lines, fieldConfidence: confidence, checksValid };
 }
 
 /** Characters OCR confuses in OCR-B, both ways. */
 const LOOKALIKES: Record<string, string> = { O: '0DQ', '0': 'ODQ', D: '0O', Q: '0O', I: '1L', '1': 'IL', L: '1I', B: '8', '8': 'B', S: '5', '5': 'S', Z: '2', '2': 'Z', G: '6', '6': 'G', T: '7', '7': 'T' };
+
+/** Whether swapping O↔0 at two places of a field leaves every check digit passing. */
+function hiddenZeroOSwap(lines: readonly string[], [l, s, e]: Range, spec: FieldSpec): boolean {
+	// Numbers that are digits but for a prefix letter (C03005988) are the common real case and read
+	// 0 as 0; the doubt is for fields that mix letters in (S070DNT98, where an O is as likely).
+	if ((lines[l].slice(s, e).match(/[A-NP-Z]/g) ?? []).length < 2) return false;
+	const spots: number[] = [];
+	for (let i = s; i < e; i++) if (lines[l][i] === 'O' || lines[l][i] === '0') spots.push(i);
+	const flip = (ch: string) => (ch === 'O' ? '0' : 'O');
+	for (let a = 0; a < spots.length; a++)
+		for (let b = a + 1; b < spots.length; b++) {
+			const line = [...lines[l]];
+			line[spots[a]] = flip(line[spots[a]]);
+			line[spots[b]] = flip(line[spots[b]]);
+			const trial = lines.map((x, k) => (k === l ? line.join('') : x));
+			if (spec.checked.every((f) => checkMatches(trial, f.range, f.digit)) && (!spec.composite || compositeValid(trial, spec.composite))) return true;
+		}
+	return false;
+}
 
 /** Whether at most two look-alike swaps in the checked ranges make every check digit pass. */
 function lookalikeRepairExists(lines: readonly string[], spec: FieldSpec): boolean {
