@@ -25,7 +25,8 @@ export interface SyntheticDocument {
 	source: MrzSource;
 	mrz: string[];
 	/** Renders the damaged photo (PNG or JPEG bytes, possibly with an EXIF orientation). */
-	render(): Promise<Buffer>;
+	/** The photo; `retake` > 0: the same printed document photographed again (new camera damage, same print). */
+	render(retake?: number): Promise<Buffer>;
 }
 
 type Random = () => number;
@@ -250,12 +251,12 @@ export function syntheticDocuments(count: number, seed = 1): SyntheticDocument[]
 			damage,
 			source,
 			mrz,
-			render: async () => {
+			render: async (retake = 0) => {
 				const rr = seededRandom(drawSeed);
 				const g = GEOMETRY[layout];
 				const content = body(source, layout, g, rr, damage) + g.baselines.map((b, i) => mrzLine(mrz[i], g.x, b)).join('') + overprint(g, rr, damage);
 				const svg = cardSvg({ wMm: g.wMm, hMm: g.hMm, body: content, tint: pick(rr, TINTS), guillochePhase: rr() * 6, guillocheHue: pick(rr, HUES) }, 0.05 + rr() * 0.05);
-				return damaged(svg, damage, rr);
+				return damaged(svg, damage, retake > 0 ? seededRandom(drawSeed + 7919 * retake) : rr);
 			}
 		});
 	}

@@ -131,27 +131,30 @@ export async function readMrz(engine: OcrEngine, image: Raster, options: ParseMr
 		if (best || bestConstrained) break;
 	}
 	result.ocrLines = lastTexts;
-	// The text reading when it checks out: on photographed specimens it read more lines exactly than
-	// the probability decoding (25 against 20 of 31). The probability decoding then vouches for it:
-	// its field confidences stand where both readings agree, and a field they disagree on is
-	// uncertain (confidence 0), so a misread the check digits cannot see is not passed silently.
-	// Without a checked text reading: the probability-decoded one when it checks out, else the one
+	// The probability-decoded reading when it checks out (it carries field confidences; on the
+	// generated set, which neither reader was tuned on, it read 74 % exactly against 68 % for the text
+	// reading). A text reading whose check digits also pass vouches for it field by field: a field
+	// the two checked readings disagree on gets confidence 0, so a misread that the check digits
+	// cannot see is not passed silently. The text reading alone when only it checks out (then
+	// vouched for the same way by the constrained decoding, where there is one); neither: the one
 	// with more matching check digits (the constrained one on a tie).
+	const vouch = (target: MrzReading, other: MrzReading | undefined) => {
+		const conf = target.fieldConfidence ?? other?.fieldConfidence;
+		if (!conf || !other) return;
+		const same = other.lines.join('\n') === target.lines.join('\n');
+		const mine = target.fields as Record<string, unknown>;
+		const theirs = other.fields as Record<string, unknown>;
+		target.fieldConfidence = Object.fromEntries(Object.entries(conf).map(([f, p]) => [f, same || (f in mine && mine[f] === theirs[f]) ? p : 0]));
+	};
 	let chosen: typeof best;
-	if (best?.reading.checkDigitsValid) {
+	if (bestConstrained?.reading.checkDigitsValid) {
+		chosen = bestConstrained;
+		if (best?.reading.checkDigitsValid) vouch(bestConstrained.reading, best.reading);
+	} else if (best?.reading.checkDigitsValid) {
 		chosen = best;
-		const c = bestConstrained?.reading;
-		if (c?.fieldConfidence) {
-			const same = c.lines.join('\n') === best.reading.lines.join('\n');
-			const fields = best.reading.fields as Record<string, unknown>;
-			const other = c.fields as Record<string, unknown>;
-			best.reading.fieldConfidence = Object.fromEntries(
-				Object.entries(c.fieldConfidence).map(([f, p]) => [f, same || (f in fields && fields[f] === other[f]) ? p : 0])
-			);
-		}
+		if (bestConstrained) vouch(best.reading, bestConstrained.reading);
 	} else {
-		chosen =
-			bestConstrained && (bestConstrained.reading.checkDigitsValid || !best || score(bestConstrained.reading) >= score(best.reading)) ? bestConstrained : best;
+		chosen = bestConstrained && (!best || score(bestConstrained.reading) >= score(best.reading)) ? bestConstrained : best;
 	}
 	if (chosen) {
 		result.reading = chosen.reading;
