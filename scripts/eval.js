@@ -9,7 +9,7 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const only = process.argv.slice(2);
 let failed = 0;
-for (const name of ['faces', 'documents', 'dialog']) {
+for (const name of ['faces', 'documents', 'documents-synthetic', 'dialog']) {
 	if (only.length && !only.includes(name)) continue;
 	const file = path.join('scripts/eval', `${name}.ts`);
 	if (!existsSync(path.join(root, file))) continue;

@@ -3,6 +3,7 @@ import { checkDigitMatches } from './check-digit.ts';
 import { isExpired, resolveYymmdd } from './document-dates.ts';
 import { classifyMrz, type MrtdType, type MrzFormat } from './document-type.ts';
 import type { ExtractedData } from './extracted-data.ts';
+import type { MrzConfidenceField } from './mrz-decode.ts';
 import { cleanMrzLine, findMrzCandidate, type MrzCorrection } from './mrz-lines.ts';
 
 export interface MrzCheck {
@@ -24,6 +25,11 @@ export interface MrzReading {
 	errors: string[];
 	corrections: MrzCorrection[];
 	expired: boolean | null;
+	/**
+	 * How sure the recogniser was of each field (0–1), when the lines were decoded from its
+	 * probabilities (mrz-decode.ts); absent for lines read as plain text.
+	 */
+	fieldConfidence?: Partial<Record<MrzConfidenceField, number>>;
 }
 
 export interface ParseMrzOptions {

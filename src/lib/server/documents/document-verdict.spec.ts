@@ -21,6 +21,16 @@ describe('document verdict', () => {
 		expect(refusalOf(unreadable(['NO_DOCUMENT_EDGES', 'NO_MRZ'], false))).toBe('noDocument');
 		expect(refusalOf(unreadable(['NO_MRZ', 'NO_BARCODE']))).toBe('unreadable');
 	});
+	it('asks for another capture when a field was read with low confidence, even of an allowed type', () => {
+		expect(refusalOf(read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT'], ['LOW_CONFIDENCE']))).toBe('unreadable');
+		expect(judgeDocument(read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT'], ['LOW_CONFIDENCE']), { failed: 0, max: 3 })).toEqual({ kind: 'retry', reason: 'unreadable' });
+	});
+	it('passes an uncertain reading that an earlier capture read the same, doubt kept, but not a refused type', () => {
+		const unsure = read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT'], ['LOW_CONFIDENCE']);
+		expect(judgeDocument(unsure, { failed: 1, max: 3 }, { confirmed: true })).toEqual({ kind: 'accept' });
+		expect(judgeDocument(unsure, { failed: 1, max: 3 }, { confirmed: false })).toEqual({ kind: 'retry', reason: 'unreadable' });
+		expect(refusalOf(read('MRTD_TYPE_IDENITY_CARD', ['MRTD_TYPE_PASSPORT'], ['LOW_CONFIDENCE']), { confirmed: true })).toBe('typeNotAllowed');
+	});
 	it('refuses other types and unclassified documents', () => {
 		expect(refusalOf(read('MRTD_TYPE_IDENITY_CARD', ['MRTD_TYPE_PASSPORT']))).toBe('typeNotAllowed');
 		expect(refusalOf(read('MRTD_TYPE_UNKNOWN', ['MRTD_TYPE_PASSPORT']))).toBe('typeUnknown');

@@ -8,8 +8,17 @@ export type DocumentJudgement =
 	| { kind: 'retry'; reason: DocumentRetryReason }
 	| { kind: 'finish'; outcome: 'scanTimeout'; reason: DocumentRetryReason };
 
+export interface JudgeOptions {
+	/**
+	 * An earlier capture of this node read exactly the same MRZ and was refused as uncertain. Two
+	 * captures agreeing is what the second look was for: the reading passes, its doubt kept in the
+	 * report (`LOW_CONFIDENCE`, `fieldConfidence`) for the integrator to weigh, never hidden.
+	 */
+	confirmed?: boolean;
+}
+
 /** Why a reading cannot pass the node (null: it passes). */
-export function refusalOf(reading: Pick<ReadDocumentResult, 'status' | 'decision' | 'problems' | 'sides'>): DocumentRetryReason | null {
+export function refusalOf(reading: Pick<ReadDocumentResult, 'status' | 'decision' | 'problems' | 'sides'>, options: JudgeOptions = {}): DocumentRetryReason | null {
 	if (reading.status === 'unreadable') {
 		// Say the most useful thing: what the user can change.
 		if (reading.problems.includes('BLURRY')) return 'blurry';
@@ -17,6 +26,9 @@ export function refusalOf(reading: Pick<ReadDocumentResult, 'status' | 'decision
 		if (reading.sides.every((s) => s.quad === null) && reading.problems.includes('NO_DOCUMENT_EDGES')) return 'noDocument';
 		return 'unreadable';
 	}
+	// A field the recogniser was unsure of (names have no check digit to catch a misread): ask for
+	// another capture rather than pass a possibly wrong value.
+	if (reading.problems.includes('LOW_CONFIDENCE') && !options.confirmed) return 'unreadable';
 	if (reading.decision && !reading.decision.accepted) {
 		return reading.decision.reason === 'DOCUMENT_TYPE_UNKNOWN' ? 'typeUnknown' : reading.decision.reason === 'DOCUMENT_UNREADABLE' ? 'unreadable' : 'typeNotAllowed';
 	}
@@ -24,8 +36,8 @@ export function refusalOf(reading: Pick<ReadDocumentResult, 'status' | 'decision
 }
 
 /** Accept, ask for another try, or end with `scanTimeout` once the tries are used up. */
-export function judgeDocument(reading: Pick<ReadDocumentResult, 'status' | 'decision' | 'problems' | 'sides'>, tries: { failed: number; max: number }): DocumentJudgement {
-	const reason = refusalOf(reading);
+export function judgeDocument(reading: Pick<ReadDocumentResult, 'status' | 'decision' | 'problems' | 'sides'>, tries: { failed: number; max: number }, options: JudgeOptions = {}): DocumentJudgement {
+	const reason = refusalOf(reading, options);
 	if (!reason) return { kind: 'accept' };
 	if (tries.failed + 1 >= tries.max) return { kind: 'finish', outcome: 'scanTimeout', reason };
 	return { kind: 'retry', reason };

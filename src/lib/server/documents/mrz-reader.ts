@@ -1,5 +1,6 @@
 import { MRZ_ALPHABET } from '#lib/documents/ctc-decode.ts';
-import { readMrzFromText, type MrzReading, type ParseMrzOptions } from '#lib/documents/mrz-parse.ts';
+import { decodeMrz, type MrzLineScores } from '#lib/documents/mrz-decode.ts';
+import { parseMrzLines, readMrzFromText, type MrzReading, type ParseMrzOptions } from '#lib/documents/mrz-parse.ts';
 import type { Raster } from '#lib/documents/raster.ts';
 import { skewFromBoxes } from '#lib/documents/skew.ts';
 import type { TextBox } from '#lib/documents/text-detection.ts';
@@ -39,13 +40,47 @@ const STRETCHES = [1.5, 1] as const;
 
 const score = (r: MrzReading) => r.checks.filter((c) => c.valid).length / Math.max(1, r.checks.length);
 
+/** A line shorter than this (as read greedily) is not worth a constrained decode as MRZ (the shortest is 30). */
+const MIN_MRZ_TEXT = 24;
+
+interface Constrained {
+	reading: MrzReading;
+	logLikelihood: number;
+}
+
+/**
+ * Constrained decoding of the MRZ windows that start at the newest (topmost) line read: two lines
+ * (TD2/TD3/MRV) and three (TD1). The layout comes from the probabilities, not from the greedy text.
+ */
+function decodeTopWindows(scores: readonly (MrzLineScores | undefined)[], texts: readonly string[], options: ParseMrzOptions): Constrained | null {
+	let best: Constrained | null = null;
+	for (const count of [2, 3]) {
+		// Every MRZ has a filler run somewhere; header text above a card's MRZ has none.
+		if (scores.length < count || texts.slice(0, count).some((t) => t.length < MIN_MRZ_TEXT) || !texts.slice(0, count).some((t) => t.includes('<<'))) continue;
+		const window = scores.slice(0, count);
+		if (window.some((s) => !s)) continue;
+		const decoded = decodeMrz(window as MrzLineScores[], { readLengths: texts.slice(0, count).map((t) => t.length) });
+		if (!decoded) continue;
+		let reading: MrzReading;
+		try {
+			reading = parseMrzLines(decoded.lines, options);
+		} catch {
+			continue;
+		}
+		reading.fieldConfidence = decoded.fieldConfidence;
+		const candidate = { reading, logLikelihood: decoded.logLikelihood / count };
+		if (!best || score(reading) > score(best.reading) || (score(reading) === score(best.reading) && candidate.logLikelihood > best.logLikelihood)) best = candidate;
+	}
+	return best;
+}
+
 /**
  * Reads the MRZ of a (perspective-corrected where possible) document image: detects text, takes
  * the skew from the boxes, merges boxes into lines along it, recognises the long thin lines with the
  * MRZ alphabet (crop stretched ×1.5), then finds and parses the MRZ group. Tries the page upside
  * down when the first pass finds none.
  */
-export async function readMrz(engine: OcrEngine, image: Raster, options: ParseMrzOptions = {}): Promise<MrzReadResult> {
+export async function readMrz(engine: OcrEngine, image: Raster, options: ParseMrzOptions & { constrained?: boolean } = {}): Promise<MrzReadResult> {
 	const timings: MrzStageTimings = { det: 0, rec: 0, parse: 0 };
 	let t = performance.now();
 	const boxes: TextBox[] = await engine.detect(image);
@@ -56,6 +91,7 @@ export async function readMrz(engine: OcrEngine, image: Raster, options: ParseMr
 	const candidates = alignBlock(mrzLikeLines(lines).slice(-MAX_CANDIDATES));
 	const result: MrzReadResult = { reading: null, skew, flipped: false, ocrLines: [], boxes: boxes.length, timings };
 	let best: { reading: MrzReading; flipped: boolean; texts: string[] } | null = null;
+	let bestConstrained: (Constrained & { flipped: boolean; texts: string[] }) | null = null;
 	let lastTexts: string[] = [];
 	let sawFiller = false;
 	for (const flipped of [false, true]) {
@@ -66,33 +102,64 @@ export async function readMrz(engine: OcrEngine, image: Raster, options: ParseMr
 		// Upside-down pages are rare: one stretch is enough to notice one.
 		for (const stretch of flipped ? STRETCHES.slice(0, 1) : STRETCHES) {
 			const texts: string[] = [];
+			const scores: (MrzLineScores | undefined)[] = [];
 			// The MRZ is at the bottom of the page: read upwards and stop as soon as a group checks out.
 			for (let i = ordered.length - 1; i >= 0; i--) {
 				const quad = flipped ? flipQuad(ordered[i].quad) : ordered[i].quad;
 				t = performance.now();
-				const { text } = await engine.recognize(image, quad, { alphabet: MRZ_ALPHABET, stretch });
+				const { text, mrzScores } = await engine.recognize(image, quad, { alphabet: MRZ_ALPHABET, stretch });
 				timings.rec += performance.now() - t;
 				texts.unshift(text);
+				scores.unshift(mrzScores);
 				if (text.includes('<<')) sawFiller = true;
 				// Every MRZ has filler runs; three lines without one mean this is not the MRZ end of the page.
 				if (texts.length >= 3 && !texts.some((x) => x.includes('<<'))) break;
 				if (texts.length < 2) continue;
 				t = performance.now();
 				const reading = readMrzFromText(texts, options);
+				const constrained = options.constrained === false ? null : decodeTopWindows(scores, texts, options);
 				timings.parse += performance.now() - t;
 				if (reading && (!best || score(reading) > score(best.reading))) best = { reading, flipped, texts: texts.slice() };
-				if (reading?.checkDigitsValid) break;
+				if (constrained && (!bestConstrained || score(constrained.reading) > score(bestConstrained.reading) || (score(constrained.reading) === score(bestConstrained.reading) && constrained.logLikelihood > bestConstrained.logLikelihood))) {
+					bestConstrained = { ...constrained, flipped, texts: texts.slice() };
+				}
+				if (constrained?.reading.checkDigitsValid || reading?.checkDigitsValid) break;
 			}
 			lastTexts = texts;
-			if (best?.reading.checkDigitsValid) break;
+			if (bestConstrained?.reading.checkDigitsValid) break;
 		}
-		if (best) break;
+		if (best || bestConstrained) break;
 	}
 	result.ocrLines = lastTexts;
-	if (best) {
-		result.reading = best.reading;
-		result.flipped = best.flipped;
-		result.ocrLines = best.texts;
+	// The probability-decoded reading when it checks out (it carries field confidences; on the
+	// generated set, which neither reader was tuned on, it read 74 % exactly against 68 % for the text
+	// reading). A text reading whose check digits also pass vouches for it field by field: a field
+	// the two checked readings disagree on gets confidence 0, so a misread that the check digits
+	// cannot see is not passed silently. The text reading alone when only it checks out (then
+	// vouched for the same way by the constrained decoding, where there is one); neither: the one
+	// with more matching check digits (the constrained one on a tie).
+	const vouch = (target: MrzReading, other: MrzReading | undefined) => {
+		const conf = target.fieldConfidence ?? other?.fieldConfidence;
+		if (!conf || !other) return;
+		const same = other.lines.join('\n') === target.lines.join('\n');
+		const mine = target.fields as Record<string, unknown>;
+		const theirs = other.fields as Record<string, unknown>;
+		target.fieldConfidence = Object.fromEntries(Object.entries(conf).map(([f, p]) => [f, same || (f in mine && mine[f] === theirs[f]) ? p : 0]));
+	};
+	let chosen: typeof best;
+	if (bestConstrained?.reading.checkDigitsValid) {
+		chosen = bestConstrained;
+		if (best?.reading.checkDigitsValid) vouch(bestConstrained.reading, best.reading);
+	} else if (best?.reading.checkDigitsValid) {
+		chosen = best;
+		if (bestConstrained) vouch(best.reading, bestConstrained.reading);
+	} else {
+		chosen = bestConstrained && (!best || score(bestConstrained.reading) >= score(best.reading)) ? bestConstrained : best;
+	}
+	if (chosen) {
+		result.reading = chosen.reading;
+		result.flipped = chosen.flipped;
+		result.ocrLines = chosen.texts;
 	}
 	return result;
 }

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import ort from 'onnxruntime-node';
 import { classIndices, ctcGreedyDecode, MRZ_ALPHABET, MRZ_FILLER_WEIGHT, type CtcResult } from '#lib/documents/ctc-decode.ts';
+import type { MrzLineScores } from '#lib/documents/mrz-decode.ts';
 import { resize, type Quad, type Raster } from '#lib/documents/raster.ts';
 import { dbPostprocess, type TextBox } from '#lib/documents/text-detection.ts';
 import { warpQuad } from '#lib/documents/warp.ts';
@@ -26,6 +27,20 @@ export const REC_HEIGHT = 48;
 /** Recognition cost grows with width; 44 glyphs need far fewer than 1600 columns (200 CTC steps). */
 const REC_MAX_WIDTH = 2400;
 
+/**
+ * Temperature of the MRZ character scores (which character a step shows; blank against character,
+ * the alignment, is left as the model says). A glyph spans several CTC steps whose probabilities
+ * are not independent evidence, so the model looks surer than it is; but softened at 2, nearly every
+ * reading of the generated set came out uncertain (names and numbers full of O/0 alike), so the
+ * model's own scores are used. Kept as a knob for scripts/eval/documents-synthetic.ts --temperature.
+ */
+export const MRZ_SCORE_TEMPERATURE = 1;
+
+export interface RecognitionResult extends CtcResult {
+	/** With the MRZ alphabet: each time step's scores over blank + MRZ_ALPHABET, for constrained decoding. */
+	mrzScores?: MrzLineScores;
+}
+
 export interface RecognizeOptions {
 	/** Only these characters compete in decoding (e.g. the MRZ set). */
 	alphabet?: string;
@@ -37,17 +52,22 @@ export interface RecognizeOptions {
 export class OcrEngine {
 	private readonly mrzClasses: Set<number>;
 	private readonly mrzWeights: Map<number, number>;
+	/** Model class of blank and of each MRZ_ALPHABET character, in that order. */
+	private readonly mrzColumns: number[];
 
 	private constructor(
 		private readonly det: ort.InferenceSession,
 		private readonly rec: ort.InferenceSession,
-		private readonly labels: readonly string[]
+		private readonly labels: readonly string[],
+		private readonly temperature: number
 	) {
 		this.mrzClasses = classIndices(labels, MRZ_ALPHABET);
 		this.mrzWeights = new Map([[labels.indexOf('<') + 1, MRZ_FILLER_WEIGHT]]);
+		this.mrzColumns = [0, ...[...MRZ_ALPHABET].map((ch) => labels.indexOf(ch) + 1)];
 	}
 
-	static async load(options: { threads?: number } = {}): Promise<OcrEngine> {
+	/** `mrzScoreTemperature` is for the evaluation script's comparisons; the default is the shipped one. */
+	static async load(options: { threads?: number; mrzScoreTemperature?: number } = {}): Promise<OcrEngine> {
 		const paths = ocrModelPaths();
 		const so: ort.InferenceSession.SessionOptions = { intraOpNumThreads: options.threads ?? 2, graphOptimizationLevel: 'all' };
 		const [det, rec] = await Promise.all([ort.InferenceSession.create(paths.detection, so), ort.InferenceSession.create(paths.recognition, so)]);
@@ -55,7 +75,7 @@ export class OcrEngine {
 		const labels = readFileSync(paths.dictionary, 'utf8').replace(/\r/g, '').split('\n');
 		if (labels.at(-1) === '') labels.pop();
 		labels.push(' ');
-		return new OcrEngine(det, rec, labels);
+		return new OcrEngine(det, rec, labels, options.mrzScoreTemperature ?? MRZ_SCORE_TEMPERATURE);
 	}
 
 	/** Text boxes in `image` coordinates. The detector sees the image scaled so its longer side is 960 (multiples of 32). */
@@ -81,7 +101,7 @@ export class OcrEngine {
 	}
 
 	/** Reads the text line inside `quad` (corners TL, TR, BR, BL along the text). */
-	async recognize(image: Raster, quad: Quad, options: RecognizeOptions = {}): Promise<CtcResult> {
+	async recognize(image: Raster, quad: Quad, options: RecognizeOptions = {}): Promise<RecognitionResult> {
 		const stretch = options.stretch ?? 1;
 		const wq = Math.max(Math.hypot(quad[1][0] - quad[0][0], quad[1][1] - quad[0][1]), Math.hypot(quad[2][0] - quad[3][0], quad[2][1] - quad[3][1]));
 		const hq = Math.max(Math.hypot(quad[3][0] - quad[0][0], quad[3][1] - quad[0][1]), Math.hypot(quad[2][0] - quad[1][0], quad[2][1] - quad[1][1]));
@@ -91,7 +111,7 @@ export class OcrEngine {
 	}
 
 	/** Recognition of an already rectified strip (any size; scaled to height 48). */
-	async recognizeStrip(strip: Raster, alphabet?: string): Promise<CtcResult> {
+	async recognizeStrip(strip: Raster, alphabet?: string): Promise<RecognitionResult> {
 		const s = strip.height === REC_HEIGHT ? strip : resize(strip, (strip.width * REC_HEIGHT) / strip.height, REC_HEIGHT);
 		const { width: w, channels: c, data } = s;
 		const plane = w * REC_HEIGHT;
@@ -102,6 +122,37 @@ export class OcrEngine {
 		const [, steps, classes] = probs.dims as number[];
 		const mrz = alphabet === MRZ_ALPHABET;
 		const allowed = alphabet === undefined ? undefined : mrz ? this.mrzClasses : classIndices(this.labels, alphabet);
-		return ctcGreedyDecode(probs.data as Float32Array, steps, classes, this.labels, allowed, mrz ? this.mrzWeights : undefined);
+		const scores = probs.data as Float32Array;
+		const greedy = ctcGreedyDecode(scores, steps, classes, this.labels, allowed, mrz ? this.mrzWeights : undefined);
+		return mrz ? { ...greedy, mrzScores: this.mrzScores(scores, steps, classes) } : greedy;
+	}
+
+	/**
+	 * The model's probabilities restricted to blank + the MRZ characters and renormalised per step,
+	 * softened by MRZ_SCORE_TEMPERATURE, with the filler prior the greedy decoder uses (the model
+	 * gives OCR-B chevrons to `K`).
+	 */
+	private mrzScores(data: Float32Array, steps: number, classes: number): MrzLineScores {
+		const cols = this.mrzColumns;
+		const n = cols.length;
+		const out = new Float32Array(steps * n);
+		const filler = n - 1;
+		for (let t = 0; t < steps; t++) {
+			const o = t * n;
+			let sum = 0;
+			for (let i = 0; i < n; i++) {
+				const v = data[t * classes + cols[i]] * (i === filler ? MRZ_FILLER_WEIGHT : 1);
+				out[o + i] = v;
+				sum += v;
+			}
+			if (!(sum > 0)) continue;
+			// Blank against characters as the model says (that is the alignment); which character, softened.
+			const blank = out[o] / sum;
+			let chars = 0;
+			for (let i = 1; i < n; i++) chars += (out[o + i] = this.temperature === 1 ? out[o + i] / sum : Math.pow(out[o + i] / sum, 1 / this.temperature));
+			out[o] = blank;
+			if (chars > 0) for (let i = 1; i < n; i++) out[o + i] *= (1 - blank) / chars;
+		}
+		return { steps, probs: out };
 	}
 }

@@ -3,6 +3,7 @@
 // stores what was derived (extractedData, the document photo, the portrait as the session's face
 // reference) and ends the node. The time limit is the server's: a page that reports a timeout early is
 // refused, and an upload that arrives after the limit ends the node with `scanTimeout`.
+import { createHash } from 'node:crypto';
 import { ApiError } from '#lib/domain/errors.ts';
 import { DOCUMENT_PORTRAIT_FIELD, DOCUMENT_UPLOAD_GRACE_S, documentSettingsOf, sidesFor } from '#lib/domain/nodes/document-scan.contract.ts';
 import type { DocumentRetryReason } from '#lib/domain/page/document-evidence.schema.ts';
@@ -12,10 +13,17 @@ import { evidenceIntake, type ActionResult, type NodeContext, type NodeFinish, t
 
 type Ctx = NodeContext<'document_scan'>;
 
+/** A reading's MRZ as a digest, to tell whether two captures read the same thing. */
+function mrzDigest(reading: DocumentEvidence['reading']): string | null {
+	return reading.mrz ? createHash('sha256').update(reading.mrz.lines.join('\n')).digest('base64url') : null;
+}
+
 interface DocumentNodeState {
 	enteredAt: number;
 	failedTries: number;
 	history: { reason: DocumentRetryReason; at: number; documentType: string | null; problems: string[] }[];
+	/** Digests of MRZ readings refused as uncertain (not the text: node state is no place for it). */
+	uncertainReads?: string[];
 }
 
 const STATE_KEY = 'documentNodes';
@@ -46,6 +54,8 @@ function readingDetails(evidence: DocumentEvidence): Record<string, unknown> {
 		source: r.source,
 		documentType: r.documentType,
 		...(r.mrz ? { mrzFormat: r.mrz.format, checkDigitsValid: r.mrz.checkDigitsValid, ...(r.mrz.errors.length ? { mrzErrors: r.mrz.errors } : {}) } : {}),
+		// How sure the recogniser was of each MRZ field (0–1); a field below the reader's bar is LOW_CONFIDENCE.
+		...(r.mrz?.fieldConfidence ? { fieldConfidence: Object.fromEntries(Object.entries(r.mrz.fieldConfidence).map(([f, p]) => [f, round(p, 3)])) } : {}),
 		...(r.barcode ? { barcode: { format: r.barcode.format, aamva: r.barcode.aamva !== null } } : {}),
 		problems: r.problems,
 		...(r.decision && !r.decision.accepted ? { refused: { reason: r.decision.reason, documentType: r.decision.documentType, allowed: r.decision.allowed } } : {}),
@@ -126,10 +136,18 @@ export const documentScanHandler: NodeHandler<'document_scan'> = {
 			if (evidence.receivedAt > deadlineOf(ctx, state) + DOCUMENT_UPLOAD_GRACE_S * 1000) {
 				return { finish: { outcome: 'scanTimeout', details: { reason: 'timeout', lateByMs: evidence.receivedAt - deadlineOf(ctx, state), tries, ...details, ...history } } };
 			}
-			const judgement = judgeDocument(evidence.reading, { failed: state.failedTries, max: s.maxTries });
+			const digest = mrzDigest(evidence.reading);
+			const confirmed = digest !== null && (state.uncertainReads ?? []).includes(digest);
+			const judgement = judgeDocument(evidence.reading, { failed: state.failedTries, max: s.maxTries }, { confirmed });
 			if (judgement.kind === 'retry') {
 				const r = evidence.reading;
-				setState(ctx, { ...state, failedTries: tries, history: [...state.history, { reason: judgement.reason, at: ctx.now, documentType: r.documentType, problems: r.problems }] });
+				const uncertain = digest !== null && r.problems.includes('LOW_CONFIDENCE') ? [...(state.uncertainReads ?? []), digest] : state.uncertainReads;
+				setState(ctx, {
+					...state,
+					failedTries: tries,
+					history: [...state.history, { reason: judgement.reason, at: ctx.now, documentType: r.documentType, problems: r.problems }],
+					...(uncertain ? { uncertainReads: uncertain } : {})
+				});
 				return {
 					notice: {
 						code: 'document.retry',
@@ -141,7 +159,7 @@ export const documentScanHandler: NodeHandler<'document_scan'> = {
 				return { finish: { outcome: judgement.outcome, details: { reason: judgement.reason, tries, ...details, ...history } } };
 			}
 			const persisted = await persist(ctx, evidence);
-			const finish: NodeFinish = { outcome: 'scanSuccess', details: { tries, ...details, ...persisted, ...history } };
+			const finish: NodeFinish = { outcome: 'scanSuccess', details: { tries, ...details, ...(confirmed ? { confirmedByRetake: true } : {}), ...persisted, ...history } };
 			return { finish };
 		}
 	}),

@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { ctcGreedyDecode, MRZ_ALPHABET } from './ctc-decode.ts';
+import { lineMarginals } from './ctc-marginals.ts';
+import { buildMrz } from './mrz-build.ts';
+import { decodeMrz, type MrzLineScores } from './mrz-decode.ts';
+
+const K = MRZ_ALPHABET.length;
+const LABELS = [...MRZ_ALPHABET];
+const TD3 = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'];
+const TD1 = ['I<UTOD231458907<<<<<<<<<<<<<<<', '7408122F1204159UTO<<<<<<<<<<<6', 'ERIKSSON<<ANNA<MARIA<<<<<<<<<<'];
+
+/** What the recogniser is made to see at one glyph: character → probability (the rest spread thin). */
+type Glyph = Record<string, number>;
+
+/**
+ * A [T, 1 + K] score matrix for `text`: two frames per glyph then a blank frame. `glyphs` replaces
+ * a position's distribution; `noBlankAfter` drops the blank frame after a position (as when two
+ * equal glyphs run together); `blankShare` is the blank's share in those frames instead.
+ */
+function scores(text: string, glyphs: Record<number, Glyph> = {}, joined: Record<number, number> = {}): MrzLineScores {
+	const rows: number[][] = [];
+	const frame = (dist: Record<string, number>, blank = 0) => {
+		const row = new Array<number>(1 + K).fill(0);
+		const spread = Math.max(0, 1 - blank - Object.values(dist).reduce((a, b) => a + b, 0));
+		for (let c = 0; c <= K; c++) row[c] = spread / (K + 1);
+		row[0] += blank;
+		for (const [ch, p] of Object.entries(dist)) row[1 + MRZ_ALPHABET.indexOf(ch)] += p;
+		rows.push(row);
+	};
+	for (let i = 0; i < text.length; i++) {
+		const dist = glyphs[i] ?? { [text[i]]: 0.999 };
+		frame(dist);
+		frame(dist);
+		if (joined[i] === undefined) frame({}, 0.999);
+		else frame(dist.constructor === Object ? Object.fromEntries(Object.entries(dist).map(([c, p]) => [c, p * (1 - joined[i])])) : dist, joined[i]);
+	}
+	return { steps: rows.length, probs: Float32Array.from(rows.flat()) };
+}
+
+const greedy = (s: MrzLineScores) => ctcGreedyDecode(s.probs, s.steps, 1 + K, LABELS).text;
+
+describe('lineMarginals', () => {
+	it('gives each position the probability of each character under an exact length', () => {
+		const s = scores('AB<', { 1: { B: 0.6, '8': 0.37 } });
+		const all = new Uint8Array(K).fill(1);
+		const m = lineMarginals(s.probs, s.steps, K, [all, all, all])!;
+		expect(m.posteriors[0][0]).toBeGreaterThan(0.99);
+		// Both frames of the glyph must agree: 0.6² against 0.37².
+		expect(m.posteriors[1][MRZ_ALPHABET.indexOf('B')]).toBeCloseTo(0.36 / (0.36 + 0.37 ** 2), 2);
+		for (const row of m.posteriors) expect(row.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
+	});
+
+	it('finds no path when there are fewer time steps than characters', () => {
+		const all = new Uint8Array(K).fill(1);
+		expect(lineMarginals(new Float32Array(2 * (K + 1)).fill(0.1), 2, K, [all, all, all])).toBeNull();
+	});
+
+	it('prefers the length the frames support', () => {
+		const s = scores('ABC');
+		const all = new Uint8Array(K).fill(1);
+		const three = lineMarginals(s.probs, s.steps, K, [all, all, all])!;
+		const four = lineMarginals(s.probs, s.steps, K, [all, all, all, all])!;
+		expect(three.logLikelihood).toBeGreaterThan(four.logLikelihood + 1);
+	});
+});
+
+describe('decodeMrz', () => {
+	it('reads a clean TD3 exactly, sure of every field', () => {
+		const d = decodeMrz(TD3.map((l) => scores(l)))!;
+		expect(d.layout).toBe('TD3');
+		expect(d.lines).toEqual(TD3);
+		expect(d.checksValid).toBe(true);
+		for (const v of Object.values(d.fieldConfidence)) expect(v).toBeGreaterThan(0.9);
+	});
+
+	it('picks TD1 for three lines and TD2 for two 36-long lines', () => {
+		expect(decodeMrz(TD1.map((l) => scores(l)))!.lines).toEqual(TD1);
+		const td2 = ['I<UTOSTEVENSON<<PETER<JOHN<<<<<<<<<<', 'D231458907UTO3407127M95071227<<<<<<2'];
+		const d = decodeMrz(td2.map((l) => scores(l)))!;
+		expect(d.layout).toBe('TD2');
+		expect(d.lines).toEqual(td2);
+	});
+
+	it('keeps two equal fillers that greedy decoding merges (a line one short)', () => {
+		// Position 13/14 is `<<` between surname and given name; no blank frame between the two glyphs.
+		const line1 = scores(TD3[0], {}, { 13: 0.3 });
+		expect(greedy(line1)).toHaveLength(43);
+		const d = decodeMrz([line1, scores(TD3[1])])!;
+		expect(d.lines).toEqual(TD3);
+	});
+
+	it('fixes what greedy gets wrong by position class, check digit and name grammar', () => {
+		// A birth-date 8 looks more like B; a document-number 0 more like O (the check digit says 0);
+		// a trailing filler after the given names more like K.
+		const line2 = scores(TD3[1], { 5: { O: 0.55, '0': 0.42 }, 16: { B: 0.6, '8': 0.37 } });
+		const line1 = scores(TD3[0], { 30: { K: 0.55, '<': 0.42 } });
+		expect(greedy(line2)).toBe('L8989O2C36UTO740B122F1204159ZE184226B<<<<<10');
+		expect(greedy(line1)).toBe('P<UTOERIKSSON<<ANNA<MARIA<<<<<K<<<<<<<<<<<<<');
+		const d = decodeMrz([line1, line2])!;
+		expect(d.lines).toEqual(TD3);
+		expect(d.checksValid).toBe(true);
+	});
+
+	it('says it is not sure of a name glyph the recogniser could not tell from a filler', () => {
+		// ERIKSSON's K might be a filler (ERI<SSON): both are valid names, no check digit covers them.
+		const line1 = scores(TD3[0], { 8: { K: 0.5, '<': 0.47 } });
+		const d = decodeMrz([line1, scores(TD3[1])])!;
+		expect(d.fieldConfidence.lastName).toBeLessThan(0.6);
+		expect(d.fieldConfidence.firstName).toBeGreaterThan(0.9);
+		expect(d.fieldConfidence.documentNumber).toBeGreaterThan(0.9);
+	});
+
+	it('is unsure of a document number whose check digit two readings satisfy', () => {
+		// An unclear check digit alone is settled by the number it checks…
+		const digitOnly = scores(TD3[1], { 9: { '6': 0.34, '3': 0.33, '8': 0.3 } });
+		const d = decodeMrz([scores(TD3[0]), digitOnly])!;
+		expect(d.lines[1]).toBe(TD3[1]);
+		expect(d.fieldConfidence.documentNumber).toBeGreaterThan(0.9);
+		// …but L898… with 6 and L8B8… with 9 both pass (B is worth 11, weight 1 there: 3 more).
+		const both = scores(TD3[1], { 2: { '8': 0.49, B: 0.48 }, 9: { '6': 0.5, '9': 0.47 } });
+		expect(decodeMrz([scores(TD3[0]), both])!.fieldConfidence.documentNumber).toBeLessThan(0.6);
+	});
+});
+
+describe('decodeMrz on a document with a wrong check digit', () => {
+	it('reads the digit as printed when the recogniser is sure of it, and says the check fails', () => {
+		const wrong = TD3[1].slice(0, 9) + '7' + TD3[1].slice(10);
+		const d = decodeMrz([scores(TD3[0]), scores(wrong)])!;
+		expect(d.lines[1]).toBe(wrong);
+		expect(d.checksValid).toBe(false);
+	});
+});
+
+describe('decodeMrz on a check digit a look-alike would fix', () => {
+	it('calls the number uncertain when the recogniser is sure of an O where a 0 makes every check pass', () => {
+		// L898902C3: the 0 at position 5 read, with certainty, as O; the check digit 6 then fails.
+		const misread = TD3[1].slice(0, 5) + 'O' + TD3[1].slice(6);
+		const d = decodeMrz([scores(TD3[0]), scores(misread)])!;
+		expect(d.lines[1]).toBe(misread);
+		expect(d.checksValid).toBe(false);
+		expect(d.fieldConfidence.documentNumber).toBe(0);
+	});
+});
+
+describe('decodeMrz on an O/0 swap no check digit sees', () => {
+	it('calls a number with O and 0 at places weighted 3 and 7 uncertain, however sure the glyphs look', () => {
+		// SO7ODNT98: O at 1 (weight 3) and 3 (weight 7); read as S070DNT98 every check still passes.
+		const td3 = buildMrz('TD3', { documentCode: 'P', issuingState: 'UTO', lastName: 'ERIKSSON', firstName: 'ANNA', documentNumber: 'SO7ODNT98', nationality: 'UTO', birthDate: '740812', sex: 'F', expiryDate: '320415' });
+		const d = decodeMrz(td3.map((l) => scores(l)))!;
+		expect(d.lines).toEqual(td3);
+		expect(d.checksValid).toBe(true);
+		expect(d.fieldConfidence.documentNumber).toBeLessThanOrEqual(0.5);
+		expect(d.fieldConfidence.dateOfBirth).toBeGreaterThan(0.9);
+	});
+});

@@ -1,0 +1,533 @@
+/**
+ * MRZ decoding as a constrained search over the recogniser's CTC probabilities, not as free text
+ * repaired afterwards. Each layout fixes the line lengths and what every position may hold (letters,
+ * digits, fillers, sex, check digits); the CTC forward–backward (ctc-marginals.ts) turns the
+ * recogniser's per-time-step scores into per-position character probabilities under that shape.
+ * Then each field is decoded by its own rule: check-digit fields as the most probable value whose
+ * check digit matches (dates also real dates), the composite over them, state codes from the ICAO
+ * list, names by the name grammar (`SURNAME<<GIVEN<NAMES<<<…`). Every field gets a confidence: the
+ * probability of the value chosen (for check-digit fields, among the values that pass the check).
+ * Names have no check digit, so their confidence is all that stands between a `<` read as `K` and
+ * a wrong name.
+ */
+import { states } from 'mrz';
+import { mrzCheckDigit } from './check-digit.ts';
+import { MRZ_ALPHABET } from './ctc-decode.ts';
+import { lineMarginals } from './ctc-marginals.ts';
+import { isoDate } from './document-dates.ts';
+import type { MrzLayout } from './mrz-lines.ts';
+
+/** One line's recogniser output: [steps, 1 + 37] scores, column 0 the blank, then MRZ_ALPHABET. */
+export interface MrzLineScores {
+	steps: number;
+	probs: Float32Array;
+}
+
+/** Fields a confidence is given for (extractedData names where there is one). */
+export type MrzConfidenceField =
+	| 'documentCode'
+	| 'issuingCountry'
+	| 'lastName'
+	| 'firstName'
+	| 'documentNumber'
+	| 'nationality'
+	| 'dateOfBirth'
+	| 'sex'
+	| 'expiryDate'
+	| 'personalNumber'
+	| 'optionalData'
+	/** Only when the composite check digit fails: how sure the glyphs it covers are. */
+	| 'composite';
+
+export interface DecodedMrz {
+	layout: MrzLayout;
+	lines: string[];
+	/** log P(the lines have this layout's shape) summed over lines. */
+	logLikelihood: number;
+	fieldConfidence: Partial<Record<MrzConfidenceField, number>>;
+	/** Every check digit, composite included, matches the decoded lines. */
+	checksValid: boolean;
+}
+
+const K = MRZ_ALPHABET.length;
+const FILLER = MRZ_ALPHABET.indexOf('<');
+const isDigit = (c: number) => c >= 26 && c <= 35;
+const isLetter = (c: number) => c < 26;
+/** ICAO 9303 value of a character (A = 10 … Z = 35, `<` = 0). */
+const charValue = (c: number) => (c === FILLER ? 0 : isDigit(c) ? c - 26 : c + 10);
+const WEIGHTS = [7, 3, 1];
+
+/** Position classes: a letters+filler, l letters, n digits, c digit or filler, x any, s sex. */
+function mask(kind: string): Uint8Array {
+	const m = new Uint8Array(K);
+	for (let c = 0; c < K; c++) {
+		const ch = MRZ_ALPHABET[c];
+		m[c] = Number(
+			kind === 'x' ||
+				(kind === 'a' && (isLetter(c) || c === FILLER)) ||
+				(kind === 'l' && isLetter(c)) ||
+				(kind === 'n' && isDigit(c)) ||
+				(kind === 'c' && (isDigit(c) || c === FILLER)) ||
+				(kind === 's' && 'MFX<'.includes(ch))
+		);
+	}
+	return m;
+}
+const MASKS = Object.fromEntries([...'alncxs'].map((k) => [k, mask(k)])) as Record<string, Uint8Array>;
+const r = (k: string, n: number) => k.repeat(n);
+// The second character of a document code is a letter or filler by ICAO, but issued as a digit too (US `C1`).
+const NAME_LINE = (len: number) => 'lx' + r('a', len - 2);
+const LINE2_HEAD = r('x', 9) + 'n' + 'aaa' + r('n', 7) + 's' + r('n', 7);
+
+const SHAPES: Record<MrzLayout, string[]> = {
+	TD1: ['lx' + 'aaa' + r('x', 9) + 'c' + r('x', 15), r('n', 7) + 's' + r('n', 7) + 'aaa' + r('x', 11) + 'n', r('a', 30)],
+	TD2: [NAME_LINE(36), LINE2_HEAD + r('x', 7) + 'n'],
+	TD3: [NAME_LINE(44), LINE2_HEAD + r('x', 14) + 'cn'],
+	'MRV-A': [NAME_LINE(44), LINE2_HEAD + r('x', 16)],
+	'MRV-B': [NAME_LINE(36), LINE2_HEAD + r('x', 8)]
+};
+
+type Range = readonly [line: number, start: number, end: number];
+interface CheckedField {
+	name: MrzConfidenceField;
+	range: Range;
+	digit: readonly [number, number];
+	date?: boolean;
+}
+interface FieldSpec {
+	checked: CheckedField[];
+	/** Ranges the composite digit covers, and where it is. */
+	composite?: { ranges: Range[]; digit: readonly [number, number] };
+	states: { name: 'issuingCountry' | 'nationality'; range: Range }[];
+	names: Range;
+	sex: readonly [number, number];
+	free: { name: MrzConfidenceField; range: Range }[];
+}
+
+const LINE2_FIELDS = (): Pick<FieldSpec, 'checked' | 'states' | 'sex'> => ({
+	checked: [
+		{ name: 'documentNumber', range: [1, 0, 9], digit: [1, 9] },
+		{ name: 'dateOfBirth', range: [1, 13, 19], digit: [1, 19], date: true },
+		{ name: 'expiryDate', range: [1, 21, 27], digit: [1, 27], date: true }
+	],
+	states: [
+		{ name: 'issuingCountry', range: [0, 2, 5] },
+		{ name: 'nationality', range: [1, 10, 13] }
+	],
+	sex: [1, 20]
+});
+
+const FIELDS: Record<MrzLayout, FieldSpec> = {
+	TD1: {
+		checked: [
+			{ name: 'documentNumber', range: [0, 5, 14], digit: [0, 14] },
+			{ name: 'dateOfBirth', range: [1, 0, 6], digit: [1, 6], date: true },
+			{ name: 'expiryDate', range: [1, 8, 14], digit: [1, 14], date: true }
+		],
+		composite: {
+			ranges: [
+				[0, 5, 30],
+				[1, 0, 7],
+				[1, 8, 15],
+				[1, 18, 29]
+			],
+			digit: [1, 29]
+		},
+		states: [
+			{ name: 'issuingCountry', range: [0, 2, 5] },
+			{ name: 'nationality', range: [1, 15, 18] }
+		],
+		names: [2, 0, 30],
+		sex: [1, 7],
+		free: [
+			{ name: 'documentCode', range: [0, 0, 2] },
+			{ name: 'optionalData', range: [0, 15, 30] },
+			{ name: 'optionalData', range: [1, 18, 29] }
+		]
+	},
+	TD2: {
+		...LINE2_FIELDS(),
+		composite: {
+			ranges: [
+				[1, 0, 10],
+				[1, 13, 20],
+				[1, 21, 35]
+			],
+			digit: [1, 35]
+		},
+		names: [0, 5, 36],
+		free: [
+			{ name: 'documentCode', range: [0, 0, 2] },
+			{ name: 'optionalData', range: [1, 28, 35] }
+		]
+	},
+	TD3: {
+		...LINE2_FIELDS(),
+		checked: [...LINE2_FIELDS().checked, { name: 'personalNumber', range: [1, 28, 42], digit: [1, 42] }],
+		composite: {
+			ranges: [
+				[1, 0, 10],
+				[1, 13, 20],
+				[1, 21, 43]
+			],
+			digit: [1, 43]
+		},
+		names: [0, 5, 44],
+		free: [{ name: 'documentCode', range: [0, 0, 2] }]
+	},
+	'MRV-A': { ...LINE2_FIELDS(), names: [0, 5, 44], free: [{ name: 'documentCode', range: [0, 0, 2] }, { name: 'optionalData', range: [1, 28, 44] }] },
+	'MRV-B': { ...LINE2_FIELDS(), names: [0, 5, 36], free: [{ name: 'documentCode', range: [0, 0, 2] }, { name: 'optionalData', range: [1, 28, 36] }] }
+};
+
+/** ICAO 9303 codes of states and organisations (the mrz package's list), ICAO's specimen state `UTO`, Germany's `D<<`. */
+const STATE_CODES: readonly string[] = [...new Set([...Object.keys(states), 'UTO', 'D<<'])].filter((c) => /^[A-Z<]{3}$/.test(c));
+
+type Posteriors = Float64Array[][];
+const idx = (ch: string) => MRZ_ALPHABET.indexOf(ch);
+const LOG_FLOOR = -30;
+/** Greedy lines this many characters off a layout's length are still tried in it (lost or doubled glyphs). */
+const MAX_LENGTH_GAP = 5;
+/** How much less probable than the printed-as-read value a check-passing one may be and still be preferred. */
+const PRINTED_OVER_VALID = 0.02;
+const logp = (p: number) => (p > 0 ? Math.max(LOG_FLOOR, Math.log(p)) : LOG_FLOOR);
+
+function argmax(row: Float64Array): number {
+	let best = 0;
+	for (let c = 1; c < row.length; c++) if (row[c] > row[best]) best = c;
+	return best;
+}
+
+interface Candidate {
+	value: string;
+	/** log P(value and its check digit) under the position probabilities. */
+	score: number;
+}
+
+/**
+ * The most probable values of a field (at most `keep` per check-digit residue), each with its check
+ * digit, best first; and the probability mass of all values whose check digit matches.
+ */
+function checkedCandidates(post: Posteriors, field: CheckedField, keep: number): { list: Candidate[]; validMass: number } {
+	const [line, start, end] = field.range;
+	let top: Candidate[][] = Array.from({ length: 10 }, (_, res) => (res === 0 ? [{ value: '', score: 0 }] : []));
+	let mass = new Float64Array(10);
+	mass[0] = 1;
+	for (let i = start; i < end; i++) {
+		const row = post[line][i];
+		const w = WEIGHTS[(i - start) % 3];
+		const next: Candidate[][] = Array.from({ length: 10 }, () => []);
+		const nextMass = new Float64Array(10);
+		for (let c = 0; c < K; c++) {
+			if (row[c] <= 0) continue;
+			const lc = logp(row[c]);
+			const ch = MRZ_ALPHABET[c];
+			const v = charValue(c);
+			for (let res = 0; res < 10; res++) {
+				const to = (res + w * v) % 10;
+				nextMass[to] += mass[res] * row[c];
+				for (const cand of top[res]) next[to].push({ value: cand.value + ch, score: cand.score + lc });
+			}
+		}
+		top = next.map((l) => l.sort((a, b) => b.score - a.score).slice(0, keep));
+		mass = nextMass;
+	}
+	const digitRow = post[field.digit[0]][field.digit[1]];
+	const list: Candidate[] = [];
+	let validMass = 0;
+	for (let res = 0; res < 10; res++) {
+		const digit = idx(String(res));
+		// A filler stands for a 0 check digit (TD1 long numbers, an empty TD3 personal number).
+		const options = res === 0 ? [digit, FILLER] : [digit];
+		for (const d of options) {
+			validMass += mass[res] * digitRow[d];
+			for (const cand of top[res]) list.push({ value: cand.value + MRZ_ALPHABET[d], score: cand.score + logp(digitRow[d]) });
+		}
+	}
+	list.sort((a, b) => b.score - a.score);
+	return { list: field.date ? list.filter((c) => isYymmdd(c.value.slice(0, 6))) : list, validMass };
+}
+
+function isYymmdd(s: string): boolean {
+	if (!/^\d{6}$/.test(s)) return false;
+	// Any century will do for the shape: 2000 is a leap year, so 29 February passes when some year has it.
+	return isoDate(2000 + Number(s.slice(0, 2)), Number(s.slice(2, 4)), Number(s.slice(4, 6))) !== null || isoDate(1900 + Number(s.slice(0, 2)), Number(s.slice(2, 4)), Number(s.slice(4, 6))) !== null;
+}
+
+/**
+ * Name field by the name grammar: words of letters split by one `<`, surname and given names by
+ * `<<`, then fillers only. States: 0 start, 1 surname word, 2 surname + `<`, 3 after `<<`,
+ * 4 given word, 5 given + `<`, 6 trailing fillers.
+ */
+function decodeNames(rows: Float64Array[]): string {
+	const n = rows.length;
+	const LETTER = -1;
+	const moves: [from: number, by: number, to: number][] = [
+		[0, LETTER, 1],
+		[1, LETTER, 1],
+		[1, FILLER, 2],
+		[2, LETTER, 1],
+		[2, FILLER, 3],
+		[3, LETTER, 4],
+		[3, FILLER, 6],
+		[4, LETTER, 4],
+		[4, FILLER, 5],
+		[5, LETTER, 4],
+		[5, FILLER, 6],
+		[6, FILLER, 6]
+	];
+	let score = [0, -Infinity, -Infinity, -Infinity, -Infinity, -Infinity, -Infinity];
+	const back: { from: number; char: number }[][] = [];
+	for (let i = 0; i < n; i++) {
+		const row = rows[i];
+		let bestLetter = 0;
+		for (let c = 1; c < 26; c++) if (row[c] > row[bestLetter]) bestLetter = c;
+		const next = new Array<number>(7).fill(-Infinity);
+		const step: { from: number; char: number }[] = new Array(7);
+		for (const [from, by, to] of moves) {
+			if (score[from] === -Infinity) continue;
+			const char = by === LETTER ? bestLetter : FILLER;
+			const s = score[from] + logp(row[char]);
+			if (s > next[to]) {
+				next[to] = s;
+				step[to] = { from, char };
+			}
+		}
+		back.push(step);
+		score = next;
+	}
+	let state = 0;
+	for (let s = 1; s < 7; s++) if (score[s] > score[state]) state = s;
+	let out = '';
+	for (let i = n - 1; i >= 0; i--) {
+		const { from, char } = back[i][state];
+		out = MRZ_ALPHABET[char] + out;
+		state = from;
+	}
+	return out;
+}
+
+function product(rows: Float64Array[], text: string): number {
+	let p = 1;
+	for (let i = 0; i < text.length; i++) p *= rows[i][idx(text[i])];
+	return p;
+}
+
+/** The least sure glyph of a field without a check digit: independent of the field's length. */
+function weakest(rows: Float64Array[], text: string): number {
+	let p = 1;
+	for (let i = 0; i < text.length; i++) p = Math.min(p, rows[i][idx(text[i])]);
+	return p;
+}
+
+const setRange = (lines: string[][], [line, start]: Range | readonly [number, number], value: string) => {
+	for (let i = 0; i < value.length; i++) lines[line][start + i] = value[i];
+};
+
+function compositeValid(lines: readonly string[], composite: NonNullable<FieldSpec['composite']>): boolean {
+	const text = composite.ranges.map(([l, s, e]) => lines[l].slice(s, e)).join('');
+	const d = lines[composite.digit[0]].charAt(composite.digit[1]);
+	const expected = mrzCheckDigit(text);
+	return d === '<' ? expected === 0 : d === String(expected);
+}
+
+/** Decodes one layout from its lines' position probabilities. */
+function decodeFields(layout: MrzLayout, post: Posteriors): Omit<DecodedMrz, 'layout' | 'logLikelihood'> {
+	const spec = FIELDS[layout];
+	const chars = post.map((line) => line.map((row) => MRZ_ALPHABET[argmax(row)]));
+	const confidence: DecodedMrz['fieldConfidence'] = {};
+	const conf = (name: MrzConfidenceField, p: number) => (confidence[name] = Math.min(confidence[name] ?? 1, p));
+
+	for (const f of spec.free) {
+		const [l, s, e] = f.range;
+		const rows = post[l].slice(s, e);
+		conf(f.name, weakest(rows, chars[l].slice(s, e).join('')));
+	}
+	for (const st of spec.states) {
+		const [l, s, e] = st.range;
+		const rows = post[l].slice(s, e);
+		let best = STATE_CODES[0], bestP = -1;
+		for (const code of STATE_CODES) {
+			const p = product(rows, code);
+			if (p > bestP) (bestP = p), (best = code);
+		}
+		setRange(chars, st.range, best);
+		conf(st.name, weakest(rows, best));
+	}
+	{
+		const [l, c] = spec.sex;
+		const row = post[l][c];
+		conf('sex', row[argmax(row)]);
+	}
+	{
+		const [l, s, e] = spec.names;
+		const rows = post[l].slice(s, e);
+		const names = decodeNames(rows);
+		setRange(chars, spec.names, names);
+		const split = names.indexOf('<<');
+		const surnameEnd = split < 0 ? names.replace(/<+$/, '').length : split;
+		conf('lastName', weakest(rows.slice(0, surnameEnd + 2), names.slice(0, surnameEnd + 2)));
+		conf('firstName', weakest(rows.slice(surnameEnd + 2), names.slice(surnameEnd + 2)));
+	}
+	// Check-digit fields: the best few of each, then the best combination the composite accepts.
+	const options = spec.checked.map((f) => ({ field: f, ...checkedCandidates(post, f, f.date ? 8 : 4) }));
+	for (const o of options) {
+		const best = o.list[0];
+		const [l, s, e] = o.field.range;
+		const printed = chars[l].slice(s, e).join('') + chars[o.field.digit[0]][o.field.digit[1]];
+		const printedScore = [...printed].reduce((sum, ch, i) => sum + logp(i < e - s ? post[l][s + i][idx(ch)] : post[o.field.digit[0]][o.field.digit[1]][idx(ch)]), 0);
+		// A document can carry a wrong check digit (a misprint, a forgery): when the recogniser is
+		// sure of what is printed, that is the reading, and the mismatch is reported, not repaired.
+		if (!best || best.score - printedScore < Math.log(PRINTED_OVER_VALID)) {
+			conf(o.field.name, weakest([...post[l].slice(s, e), post[o.field.digit[0]][o.field.digit[1]]], printed));
+			o.list = [{ value: printed, score: printedScore }];
+			continue;
+		}
+		setRange(chars, o.field.range, best.value);
+		// Among the values that pass the check; and when what was read fails it, against that too:
+		// a repair the recogniser itself did not favour is a guess.
+		const printedFails = !checkMatches([printed.slice(0, e - s)], [0, 0, e - s], [0, e - s], printed.charAt(e - s));
+		const against = o.validMass + (printedFails ? Math.exp(printedScore) : 0);
+		conf(o.field.name, against > 0 ? Math.min(1, Math.exp(best.score) / against) : 0);
+	}
+	let lines = chars.map((c) => c.join(''));
+	const composite = spec.composite;
+	if (composite && !compositeValid(lines, composite)) {
+		// Best-first over alternatives (the top three of each checked field) until the composite matches.
+		const combos: { picks: number[]; score: number }[] = [];
+		const walk = (i: number, picks: number[], score: number) => {
+			if (i === options.length) return void combos.push({ picks, score });
+			const n = Math.min(3, options[i].list.length);
+			for (let k = 0; k < Math.max(1, n); k++) walk(i + 1, [...picks, k], score + (options[i].list[k]?.score ?? 0));
+		};
+		walk(0, [], 0);
+		combos.sort((a, b) => b.score - a.score);
+		for (const combo of combos.slice(1)) {
+			// Past this, the recogniser is surer of what it read than of any repair: report the mismatch.
+			if (combo.score - combos[0].score < Math.log(PRINTED_OVER_VALID)) break;
+			const trial = chars.map((c) => c.slice());
+			combo.picks.forEach((k, i) => options[i].list[k] && setRange(trial, options[i].field.range, options[i].list[k].value));
+			const text = trial.map((c) => c.join(''));
+			if (compositeValid(text, composite)) {
+				lines = text;
+				// A field that needed its runner-up value is as sure as that value's share.
+				combo.picks.forEach((k, i) => {
+					if (k > 0 && options[i].validMass > 0) conf(options[i].field.name, Math.exp(options[i].list[k].score) / options[i].validMass);
+				});
+				break;
+			}
+		}
+	}
+	if (composite && !compositeValid(lines, composite)) {
+		// The composite still fails: as sure as the least sure glyph it covers.
+		const rows = [...composite.ranges.flatMap(([l, s, e]) => post[l].slice(s, e)), post[composite.digit[0]][composite.digit[1]]];
+		conf('composite', weakest(rows, composite.ranges.map(([l, s, e]) => lines[l].slice(s, e)).join('') + lines[composite.digit[0]].charAt(composite.digit[1])));
+	}
+	// A check that still fails where a look-alike swap (O/0, I/1, B/8…) would make it and the composite
+	// pass cannot tell a misread from a misprint: the field is uncertain, whatever the glyph scores say
+	// (the recogniser is often sure of the wrong one of O and 0 in OCR-B).
+	const failing = spec.checked.filter((f) => !checkMatches(lines, f.range, f.digit));
+	if ((failing.length > 0 || (composite && !compositeValid(lines, composite))) && lookalikeRepairExists(lines, spec)) {
+		for (const f of failing) conf(f.name, 0);
+		if (composite && !compositeValid(lines, composite)) conf('composite', 0);
+	}
+	const checksValid = spec.checked.every((f) => checkMatches(lines, f.range, f.digit)) && (!composite || compositeValid(lines, composite));
+	// O and 0 are worth 24 apart: swapped at two places weighted 3 and 7, no check digit, composite
+	// included, sees it. The recogniser is often sure of the wrong one, so such a field is only as
+	// sure as a coin toss.
+	if (checksValid) for (const f of [...spec.checked.map((c) => ({ name: c.name, range: c.range })), ...spec.free.filter((x) => x.name === 'optionalData')]) if (hiddenZeroOSwap(lines, f.range, spec)) conf(f.name, Math.min(confidence[f.name] ?? 1, 0.5));
+	return { lines, fieldConfidence: confidence, checksValid };
+}
+
+/** Characters OCR confuses in OCR-B, both ways. */
+const LOOKALIKES: Record<string, string> = { O: '0DQ', '0': 'ODQ', D: '0O', Q: '0O', I: '1L', '1': 'IL', L: '1I', B: '8', '8': 'B', S: '5', '5': 'S', Z: '2', '2': 'Z', G: '6', '6': 'G', T: '7', '7': 'T' };
+
+/** Whether swapping O↔0 at two places of a field leaves every check digit passing. */
+function hiddenZeroOSwap(lines: readonly string[], [l, s, e]: Range, spec: FieldSpec): boolean {
+	// Numbers that are digits but for a prefix letter (C03005988) are the common real case and read
+	// 0 as 0; the doubt is for fields that mix letters in (S070DNT98, where an O is as likely).
+	if ((lines[l].slice(s, e).match(/[A-NP-Z]/g) ?? []).length < 2) return false;
+	const spots: number[] = [];
+	for (let i = s; i < e; i++) if (lines[l][i] === 'O' || lines[l][i] === '0') spots.push(i);
+	const flip = (ch: string) => (ch === 'O' ? '0' : 'O');
+	for (let a = 0; a < spots.length; a++)
+		for (let b = a + 1; b < spots.length; b++) {
+			const line = [...lines[l]];
+			line[spots[a]] = flip(line[spots[a]]);
+			line[spots[b]] = flip(line[spots[b]]);
+			const trial = lines.map((x, k) => (k === l ? line.join('') : x));
+			if (spec.checked.every((f) => checkMatches(trial, f.range, f.digit)) && (!spec.composite || compositeValid(trial, spec.composite))) return true;
+		}
+	return false;
+}
+
+/** Whether at most two look-alike swaps in the checked ranges make every check digit pass. */
+function lookalikeRepairExists(lines: readonly string[], spec: FieldSpec): boolean {
+	const ranges: Range[] = [...spec.checked.map((f) => f.range), ...(spec.composite?.ranges ?? [])];
+	const swaps: [number, number, string][] = [];
+	const seen = new Set<string>();
+	for (const [l, s, e] of ranges)
+		for (let i = s; i < e; i++) {
+			if (seen.has(`${l}:${i}`)) continue;
+			seen.add(`${l}:${i}`);
+			for (const to of LOOKALIKES[lines[l][i]] ?? '') swaps.push([l, i, to]);
+		}
+	const allPass = (trial: readonly string[]) =>
+		spec.checked.every((f) => checkMatches(trial, f.range, f.digit)) && (!spec.composite || compositeValid(trial, spec.composite));
+	const put = (ls: readonly string[], [l, i, to]: [number, number, string]) => ls.map((line, k) => (k === l ? line.slice(0, i) + to + line.slice(i + 1) : line));
+	for (const [a, swap] of swaps.entries()) {
+		const one = put(lines, swap);
+		if (allPass(one)) return true;
+		for (let b = a + 1; b < swaps.length; b++) if ((swaps[b][0] !== swap[0] || swaps[b][1] !== swap[1]) && allPass(put(one, swaps[b]))) return true;
+	}
+	return false;
+}
+
+function checkMatches(lines: readonly string[], [l, s, e]: Range, [dl, dc]: readonly [number, number], digit?: string): boolean {
+	const d = digit ?? lines[dl].charAt(dc);
+	const expected = mrzCheckDigit(lines[l].slice(s, e));
+	return d === '<' ? expected === 0 : d === String(expected);
+}
+
+function marginalsFor(layout: MrzLayout, scores: readonly MrzLineScores[], likelihoodOnly = false): { post: Posteriors; logLikelihood: number } | null {
+	const shapes = SHAPES[layout];
+	if (shapes.length !== scores.length) return null;
+	const post: Posteriors = [];
+	let logLikelihood = 0;
+	for (const [i, shape] of shapes.entries()) {
+		const m = lineMarginals(scores[i].probs, scores[i].steps, K, [...shape].map((k) => MASKS[k]), { likelihoodOnly });
+		if (!m) return null;
+		post.push(Array.from(m.posteriors));
+		logLikelihood += m.logLikelihood;
+	}
+	return { post, logLikelihood };
+}
+
+/**
+ * Decodes an MRZ from its lines' recogniser scores (top to bottom). Three lines are TD1; two are
+ * TD3/MRV-A (2 × 44) or TD2/MRV-B (2 × 36), whichever shape explains the scores better, and a visa
+ * when the first character is a `V`. Null when no layout fits.
+ */
+export function decodeMrz(scores: readonly MrzLineScores[], options: { readLengths?: readonly number[] } = {}): DecodedMrz | null {
+	const all: MrzLayout[] = scores.length === 3 ? ['TD1'] : scores.length === 2 ? ['TD3', 'TD2'] : [];
+	// With the greedy reading's lengths, only layouts within a few characters of them are worth the search.
+	const near = (layout: MrzLayout) => !options.readLengths || options.readLengths.every((n) => Math.abs(n - SHAPES[layout][0].length) <= MAX_LENGTH_GAP);
+	const layouts = all.filter(near);
+	// The shape (line length) that explains the scores best, by likelihood alone; then the full pass.
+	let chosen: MrzLayout | null = null;
+	let bestLikelihood = -Infinity;
+	for (const layout of layouts) {
+		const m = layouts.length > 1 ? marginalsFor(layout, scores, true) : { logLikelihood: 0 };
+		if (m && m.logLikelihood > bestLikelihood) (bestLikelihood = m.logLikelihood), (chosen = layout);
+	}
+	if (!chosen) return null;
+	let layout: MrzLayout = chosen;
+	let m = marginalsFor(layout, scores);
+	if (!m) return null;
+	// Visas share the first line's shape; their second line has no optional-data check digits.
+	if (layout !== 'TD1' && argmax(m.post[0][0]) === idx('V')) {
+		const visa: MrzLayout = layout === 'TD3' ? 'MRV-A' : 'MRV-B';
+		const mv = marginalsFor(visa, scores);
+		if (mv) (layout = visa), (m = mv);
+	}
+	return { layout, logLikelihood: m.logLikelihood, ...decodeFields(layout, m.post) };
+}
