@@ -68,6 +68,14 @@ describe('judgeFaceEvidence', () => {
 		expect(j.disagreements).toEqual([]);
 	});
 
+	it('does not take a face found in one frame of three for a face (a detector firing on a texture)', () => {
+		const capture = { type: 'face_scan' as const, mode: 'capture' as const, requireLiveness: false, challenge: null, requireQuality: true };
+		const flicker = analysis([frame(0), frame(5000, { faces: 0 }), frame(8000, { faces: 0 })]);
+		expect(judgeFaceEvidence(input({ ...capture, analysis: flicker })).retry).toEqual({ reason: 'noFace' });
+		const present = analysis([frame(0), frame(100), frame(200, { faces: 0 })]);
+		expect(judgeFaceEvidence(input({ ...capture, analysis: present })).finish).toEqual({ outcome: 'passed' });
+	});
+
 	it('lets the user try again while tries remain, then ends with the type\'s failure outcome', () => {
 		const still = analysis([frame(0), frame(100), frame(200), frame(300)]);
 		expect(judgeFaceEvidence(input({ analysis: still, failedTries: 2 })).retry).toEqual({ reason: 'challengeFailed' });

@@ -114,6 +114,10 @@ export function judgeFaceEvidence(input: JudgeInput): Judgement {
 		// scene it could misjudge is a real person turning both ways in front of a plain wall.
 		if (injection.enforced && injection.signals.some((s) => s !== 'mirroredFrames')) return 'injection';
 		if (analysis.framesWithFace === 0) return 'noFace';
+		// A face is there in most frames; a detection that does not persist across them is the
+		// detector firing on a texture (Chromium's test pattern scored 0.80 in one of three frames
+		// and passed a capture). Seen by a camera for a second or more, a real face stays found.
+		if (analysis.frames.length >= 3 && 2 * analysis.framesWithFace < analysis.frames.length) return 'noFace';
 		if (!best?.face) return 'multipleFaces';
 		if (!analysis.identity.consistent) return 'identityChanged';
 		if (input.reference && !input.reference.ok) return 'referenceUnavailable';
