@@ -75,6 +75,23 @@ describe.each(STORE_KINDS)('hosted page runner on %s', (kind) => {
 		return /(\d{6})/.exec(message.body)![1];
 	}
 
+	it("counts \"I'm still here\" as activity for a session in progress, and never revives a finished one", async () => {
+		const created = await newSession();
+		const opened = await app.pages.open({ clientSecret: created.clientSecret.secret, languages: ['en'] });
+		const p = await principalOf(opened.pageToken);
+		const timeoutMs = opened.state.idle!.timeoutMs;
+		clock.advance(timeoutMs / 2);
+		expect((await app.pages.state(p)).idle!.leftMs).toBeLessThanOrEqual(timeoutMs / 2);
+		const kept = await app.pages.keepAlive(p);
+		expect(kept.idle!.leftMs).toBeGreaterThan(timeoutMs - 1000);
+		const ended = await act(p, kept, 'reply', { text: 'decline' });
+		expect(ended.state.session.status).toBe('complete');
+		clock.advance(1000);
+		const after = await app.pages.keepAlive(p);
+		expect(after.session.status).toBe('complete');
+		expect(after.idle).toBeNull();
+	});
+
 	it('walks the demo flow to END: transcript, node reports, events and a complete session', async () => {
 		const created = await newSession({ langs: ['en', 'fr'] });
 		const opened = await app.pages.open({ clientSecret: created.clientSecret.secret, languages: ['fr-CA', 'en'] });
