@@ -8,15 +8,17 @@
 import { createHash } from 'node:crypto';
 import zlib, { brotliCompressSync, gzipSync } from 'node:zlib';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildImageModelMetadata, embedMetadata, readModelIo, readModelMetadata } from './lib/tflite-metadata.js';
+// The server converts the package's models with this same function when it loads them.
+import { FACE_MODEL_WEIGHTS, FACE_MODEL_WEIGHTS_VERSION, faceModelForRuntime } from '../src/lib/server/biometrics/face-model-weights.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const OUT_DIR = join(root, 'static', 'models');
 const MANIFEST = 'manifest.json';
 // Bump when a transform's output changes for the same input.
-const TRANSFORM_VERSION = { 'face-detector-metadata': 1 };
+const TRANSFORM_VERSION = { 'face-detector-metadata': 1, 'face-model-weights': FACE_MODEL_WEIGHTS_VERSION };
 
 /** @param {string} name npm package name */
 function packageDir(name) {
@@ -48,8 +50,10 @@ export function entries() {
 	});
 	// The page's worker runs these four (fr_pose and fr_eye are not used in the browser: pose and eye
 	// state come from the 68 landmarks), so only these are served.
+	// fr_landmark, fr_feature and fr_liveness with float16 weights (face-model-weights.js): half the
+	// bytes, the same numbers to 4–5 decimals, and the server runs the very same conversion.
 	for (const model of ['fr_detect', 'fr_landmark', 'fr_feature', 'fr_liveness']) {
-		list.push({ to: `faceplugin/${model}.onnx`, pkg: 'faceplugin-face-recognition-js', from: `model/${model}.onnx` });
+		list.push({ to: `faceplugin/${model}.onnx`, pkg: 'faceplugin-face-recognition-js', from: `model/${model}.onnx`, ...(model in FACE_MODEL_WEIGHTS ? { transform: /** @type {const} */ ('face-model-weights') } : {}) });
 	}
 	// onnxruntime-web 1.30 has only "simd-threaded" builds; with numThreads = 1 they run single-threaded
 	// without cross-origin isolation. The page imports `onnxruntime-web/wasm` (CPU only), which loads
@@ -105,7 +109,11 @@ export function addFaceDetectorMetadata(model) {
 	return out;
 }
 
-const TRANSFORMS = { 'face-detector-metadata': addFaceDetectorMetadata };
+/** @type {Record<keyof typeof TRANSFORM_VERSION, (bytes: Uint8Array, entry: Entry) => Uint8Array>} */
+const TRANSFORMS = {
+	'face-detector-metadata': addFaceDetectorMetadata,
+	'face-model-weights': (bytes, entry) => faceModelForRuntime(basename(entry.to, '.onnx'), bytes)
+};
 
 /**
  * `compress: false` skips the .br/.gz variants (tests; the app build always wants them).
@@ -146,8 +154,9 @@ export function buildModels({ check = false, outDir = OUT_DIR, log = console.log
 			stale.push(entry.to);
 			continue;
 		}
+		/** @type {Uint8Array} */
 		let bytes = new Uint8Array(readFileSync(source));
-		if (entry.transform) bytes = TRANSFORMS[entry.transform](bytes);
+		if (entry.transform) bytes = TRANSFORMS[entry.transform](bytes, entry);
 		mkdirSync(dirname(target), { recursive: true });
 		writeFileSync(target, bytes);
 		const variants = compress ? precompress(target, bytes) : null;

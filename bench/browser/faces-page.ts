@@ -3,7 +3,8 @@
 // page; the driver reads `window.bench`.
 import { createMediaPipeDetector, webglRenderer } from '#lib/camera/detector.mediapipe.ts';
 import { FaceWorkerClient } from '#lib/camera/face-worker-client.ts';
-import { createLiveSource } from '#lib/camera/live-frames.ts';
+import { createLiveSource, DETECT_COPY_WIDTH } from '#lib/camera/live-frames.ts';
+import { laplacianVariance } from '#lib/face/quality.ts';
 
 const median = (xs: number[]) => {
 	const s = [...xs].sort((a, b) => a - b);
@@ -24,12 +25,13 @@ async function camera(): Promise<HTMLVideoElement> {
 const nextFrame = (video: HTMLVideoElement) => new Promise<void>((r) => video.requestVideoFrameCallback(() => r()));
 
 /** Ours: node opens → first detection; then per-frame detect + gate; then landmarks + embedding + liveness on chosen frames. */
-async function ours(frames = 40) {
+async function ours(frames = 40, before = false) {
 	const t0 = performance.now();
 	const video = await camera();
 	const tCamera = performance.now();
 	const detector = await createMediaPipeDetector({ useWebGL: true });
-	const source = createLiveSource(video, detector, { minFaceSize: 60 });
+	// `before`: as the page did until the detector got a scaled copy and the crop was reused when still.
+	const source = createLiveSource(video, detector, { minFaceSize: 60 }, before ? { copyWidth: 0, reuseCrop: false } : {});
 	let first = source.check();
 	while (!first?.verdict || first.quality.faceCount === 0) {
 		await nextFrame(video);
@@ -72,10 +74,65 @@ async function ours(frames = 40) {
 		firstDetectionMs: tFirst - t0,
 		firstDetectionAfterCameraMs: tFirst - tCamera,
 		detectGateMs: median(perFrame),
+		// The crop is re-read only on some frames (frame-gate.ts CropMemo): the tail and the mean say what those cost.
+		detectGateP90Ms: [...perFrame].sort((a, b) => a - b)[Math.floor(perFrame.length * 0.9)],
+		detectGateMeanMs: perFrame.reduce((a, b) => a + b, 0) / perFrame.length,
 		facesSeen: `${faces}/${frames}`,
 		workerReadyMs: workerReady,
 		chosenFrameMs: median(chosen)
 	};
+}
+
+/**
+ * Where a frame's detection + gate goes: the detector on the <video> (as createLiveSource feeds it)
+ * against the detector on a copy of the frame drawn at `smallWidth`, the grey face crop (drawImage +
+ * getImageData) and the gate's arithmetic, each the median over `frames` camera frames.
+ */
+async function breakdown(frames = 30, smallWidth = DETECT_COPY_WIDTH, willReadFrequently = false) {
+	const video = await camera();
+	const [onVideo, onSmall] = [await createMediaPipeDetector({ useWebGL: true }), await createMediaPipeDetector({ useWebGL: true })];
+	const small = new OffscreenCanvas(smallWidth, Math.round((smallWidth * video.videoHeight) / video.videoWidth));
+	const sctx = small.getContext('2d', { alpha: false, willReadFrequently })!;
+	const crop = new OffscreenCanvas(128, 128);
+	const cctx = crop.getContext('2d', { willReadFrequently: true })!;
+	const t = { detectVideo: [] as number[], drawSmall: [] as number[], detectSmall: [] as number[], crop: [] as number[], gate: [] as number[] };
+	const boxes: string[] = [];
+	for (let i = 0; i < frames + 3; i++) {
+		await nextFrame(video);
+		let s = performance.now();
+		const a = onVideo.detect(video, performance.now());
+		const detectVideo = performance.now() - s;
+		s = performance.now();
+		sctx.drawImage(video, 0, 0, small.width, small.height);
+		const drawSmall = performance.now() - s;
+		s = performance.now();
+		const b = onSmall.detect(small, performance.now());
+		const detectSmall = performance.now() - s;
+		s = performance.now();
+		const box = a.faces[0]?.box;
+		if (box) {
+			cctx.drawImage(video, box.x, box.y, box.width, box.height, 0, 0, 128, 128);
+			cctx.getImageData(0, 0, 128, 128);
+		}
+		const cropMs = performance.now() - s;
+		s = performance.now();
+		const gray = new Float32Array(128 * 128).map((_, k) => (k * 31) % 255);
+		laplacianVariance(gray, 128, 128);
+		const gate = performance.now() - s;
+		if (i < 3) continue;
+		t.detectVideo.push(detectVideo);
+		t.drawSmall.push(drawSmall);
+		t.detectSmall.push(detectSmall);
+		t.crop.push(cropMs);
+		t.gate.push(gate);
+		const k = small.width / video.videoWidth;
+		if (box && b.faces[0] && i === 10) boxes.push(`video ${[box.x, box.y, box.width].map(Math.round).join(',')} small×${(1 / k).toFixed(1)} ${[b.faces[0].box.x / k, b.faces[0].box.y / k, b.faces[0].box.width / k].map(Math.round).join(',')}`);
+	}
+	onVideo.close();
+	onSmall.close();
+	for (const tr of (video.srcObject as MediaStream).getTracks()) tr.stop();
+	video.remove();
+	return { backend: onVideo.backend, ...Object.fromEntries(Object.entries(t).map(([k, v]) => [k, median(v)])), boxes };
 }
 
 declare global {
@@ -146,4 +203,4 @@ async function human(frames = 15, backend = 'wasm') {
 	return { backend: detectOnly.tf.getBackend(), loadMs: load, detectMs: median(detect), detectMeshEmbedLivenessMs: median(all) };
 }
 
-window.bench = { ours, faceApi, human } as never;
+window.bench = { ours, faceApi, human, breakdown } as never;

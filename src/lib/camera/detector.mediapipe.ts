@@ -24,13 +24,6 @@ export function webglRenderer(): string | null {
 let module: Promise<typeof import('@mediapipe/tasks-vision')> | null = null;
 const load = () => (module ??= import('@mediapipe/tasks-vision'));
 
-/** Fetches the detector's code, wasm and model into the HTTP cache (the permissions page calls this). */
-export async function preloadDetector(): Promise<void> {
-	const vision = await load();
-	await vision.FilesetResolver.forVisionTasks(MODEL_FILES.mediapipeWasmDir);
-	await fetch(MODEL_FILES.faceDetector).then((r) => r.arrayBuffer()).catch(() => undefined);
-}
-
 export async function createMediaPipeDetector(options: { useWebGL?: boolean; minConfidence?: number } = {}): Promise<FaceDetectorPort> {
 	const { FaceDetector, FilesetResolver } = await load();
 	const fileset = await FilesetResolver.forVisionTasks(MODEL_FILES.mediapipeWasmDir);

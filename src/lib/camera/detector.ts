@@ -39,3 +39,20 @@ export function isHardwareRenderer(renderer: string | null | undefined): boolean
 export function chooseDelegate(useWebGL: boolean, renderer: string | null | undefined): 'GPU' | 'CPU' {
 	return useWebGL && isHardwareRenderer(renderer) ? 'GPU' : 'CPU';
 }
+
+/**
+ * A frame detected on a copy scaled by `scale` (copy pixels × scale = frame pixels), in the pixels
+ * of the frame itself (`width` × `height`): boxes and keypoints multiplied back.
+ */
+export function scaleDetectorFrame(frame: DetectorFrame, scale: number, width: number, height: number): DetectorFrame {
+	const p = (q: { x: number; y: number }) => ({ x: q.x * scale, y: q.y * scale });
+	return {
+		width,
+		height,
+		faces: frame.faces.map(({ box, score, keypoints: [a, b, c, d, e, f] }) => ({
+			box: { x: box.x * scale, y: box.y * scale, width: box.width * scale, height: box.height * scale },
+			score,
+			keypoints: [p(a), p(b), p(c), p(d), p(e), p(f)] as const
+		}))
+	};
+}

@@ -80,11 +80,13 @@ export function sharedFaceWorker(): FaceWorkerClient {
 }
 
 /**
- * Starts downloading and compiling the face models (worker) and the detector (main thread). Safe to
- * call more than once; errors are left for the face node to report.
+ * Builds the detector (main thread; the face nodes' default, WebGL allowed) and starts the worker's
+ * models loading beside it (the worker has a thread of its own). Safe to call more than once; errors
+ * are left for the face node to report. The first guidance needs the detector and nothing else; the
+ * worker's models are needed only for the frames taken during the hold.
  */
 export function preloadFaceModels(): void {
 	if (typeof window === 'undefined' || typeof Worker === 'undefined') return;
+	void import('./shared-detector.ts').then((m) => m.sharedDetector(true)).catch(() => undefined);
 	void sharedFaceWorker().ready().catch(() => undefined);
-	void import('./detector.mediapipe.ts').then((m) => m.preloadDetector()).catch(() => undefined);
 }

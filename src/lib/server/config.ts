@@ -75,8 +75,9 @@ const envSchema = z.object({
 	LLM_TIMEOUT_MS: int(500, 120_000).default(8_000),
 	WORKERS: bool.default(true),
 	/**
-	 * Load the document reader and face models right after start, in the background, so the first
-	 * user does not wait for them (about 5 s of CPU). Test servers that never read turn it off.
+	 * Load the document reader, barcode reader, face models and age/sex estimator right after start,
+	 * in the background (warm-up.ts), so the first user does not wait for them. The CLI and test
+	 * servers that never read turn it off.
 	 */
 	WARM_MODELS: bool.default(true),
 	/**

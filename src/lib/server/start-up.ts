@@ -1,22 +1,7 @@
 import type { App } from './app.ts';
-import { getFaceEngine } from './biometrics/face-engine.ts';
-import { sharedDocumentReader } from './documents/document-reader.service.ts';
 import { logger } from './logger.ts';
 
-/**
- * Loads the document reader and the face models in the background (WARM_MODELS), one after the
- * other so requests still get a core: the first user's document or face is then read at normal
- * speed instead of waiting ~5 s for model loading. A failure is logged; the first use retries.
- */
-export function warmModels(): Promise<void> {
-	const started = performance.now();
-	return sharedDocumentReader()
-		.then(() => getFaceEngine())
-		.then(
-			() => logger.info({ ms: Math.round(performance.now() - started) }, 'document and face models loaded'),
-			(err: unknown) => logger.warn({ err }, 'could not load the models at start; the first use will try again')
-		);
-}
+export { warmModels } from './warm-up.ts';
 
 /**
  * What happens once the app is up: seeded keys registered, a sandbox key made on an empty store,

@@ -2,14 +2,13 @@
 // FacePipeline; the server's verdict on uploaded evidence must agree with what the browser saw.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import * as ortWeb from 'onnxruntime-web/wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cosineSimilarity } from '#lib/face/embedding.ts';
 import { FacePipeline, type FaceAnalysis } from '#lib/face/face-pipeline.ts';
 import { MODEL_FILES } from '#lib/camera/model-files.ts';
 import { createWebFaceSessions, webRuntime } from '#lib/camera/ort-web.ts';
-import { FaceEngine, faceModelDir } from './face-engine.ts';
+import { FaceEngine, faceModelBytes } from './face-engine.ts';
 import { decodeImage } from './image-decode.ts';
 
 const require = createRequire(import.meta.url);
@@ -21,8 +20,9 @@ const results: Array<{ node: FaceAnalysis[]; web: FaceAnalysis[] }> = [];
 beforeAll(async () => {
 	const sessions = await createWebFaceSessions(ortWeb, {
 		wasmBinary: readFileSync(ortWasm),
-		// static/models/faceplugin/x.onnx is a copy of the package's model/x.onnx
-		load: async (url) => readFileSync(join(faceModelDir(), url.split('/').at(-1) as string))
+		// static/models/faceplugin/x.onnx: the package's model/x.onnx as the server converts it
+		// (face-model-weights.spec.ts checks that the build writes these very bytes)
+		load: async (url) => faceModelBytes((url.split('/').at(-1) as string).replace(/\.onnx$/, ''))
 	});
 	const web = new FacePipeline(webRuntime(ortWeb), sessions);
 	const engine = await FaceEngine.create();

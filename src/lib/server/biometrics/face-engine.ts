@@ -1,11 +1,15 @@
 // The server's face engine: the isomorphic FacePipeline on onnxruntime-node, models loaded from the
-// npm package (not static/, so it works without a build), sessions created once and reused.
+// npm package (not static/, so it works without a build) and converted as the build converts the
+// page's copies (face-model-weights.js), sessions created once and reused.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { FacePipeline, type AnalyseOptions, type FaceAnalysis } from '#lib/face/face-pipeline.ts';
 import type { FaceSessions, OrtRuntime, OrtSession } from '#lib/face/ort-runtime.ts';
+import { loadInTurn } from '../event-loop.ts';
+import { faceModelForRuntime } from './face-model-weights.js';
 import { decodeImage, type DecodedImage } from './image-decode.ts';
 
 const require = createRequire(import.meta.url);
@@ -23,6 +27,11 @@ export interface FaceEngineOptions {
 	/** Threads per inference (default 1: the server handles requests in parallel rather than one op wider). */
 	threads?: number;
 	modelDir?: string;
+	/**
+	 * `served` (default): the models as the page runs them (float16 weights where
+	 * face-model-weights.js says so). `original`: the package's float32 files, for comparisons.
+	 */
+	weights?: 'served' | 'original';
 }
 
 /**
@@ -37,17 +46,22 @@ const OPTIMIZATION: Record<string, 'extended' | 'all'> = {
 	fr_liveness: 'all'
 };
 
-async function createSessions({ threads = 1, modelDir = faceModelDir() }: FaceEngineOptions): Promise<FaceSessions> {
+/** A model's bytes as the server runs them (see FaceEngineOptions.weights). */
+export function faceModelBytes(name: string, { modelDir = faceModelDir(), weights = 'served' }: Pick<FaceEngineOptions, 'modelDir' | 'weights'> = {}): Uint8Array {
+	const bytes = new Uint8Array(readFileSync(join(modelDir, `${name}.onnx`)));
+	return weights === 'served' ? faceModelForRuntime(name, bytes) : bytes;
+}
+
+async function createSessions({ threads = 1, modelDir, weights }: FaceEngineOptions): Promise<FaceSessions> {
 	const load = async (name: string): Promise<OrtSession> =>
-		(await ort.InferenceSession.create(join(modelDir, `${name}.onnx`), {
+		(await ort.InferenceSession.create(faceModelBytes(name, { modelDir, weights }), {
 			intraOpNumThreads: threads,
 			interOpNumThreads: 1,
 			graphOptimizationLevel: OPTIMIZATION[name] ?? 'all',
 			executionMode: 'sequential'
 		})) as unknown as OrtSession;
-	const [detect, landmark, feature, liveness] = await Promise.all(
-		['fr_detect', 'fr_landmark', 'fr_feature', 'fr_liveness'].map(load)
-	);
+	// In turn with yields between: each creation holds the event loop (event-loop.ts).
+	const [detect, landmark, feature, liveness] = await loadInTurn(['fr_detect', 'fr_landmark', 'fr_feature', 'fr_liveness'].map((name) => () => load(name)));
 	return { detect, landmark, feature, liveness };
 }
 
