@@ -7,6 +7,12 @@
  *
  *   npx tsx scripts/eval/documents-synthetic.ts [--count 504] [--seed 1] [--limit N] [--damages clean,blur]
  *     [--jsonl FILE] [--temperature T] [--mrz-decode text]   (text: the reader before constrained decoding)
+ *     [--no-viz]   (the reader without the visual-zone cross-check)
+ *
+ * The visual zone: on tampered documents (one printed field unlike the MRZ), how many readings
+ * reported MRZ_VIZ_MISMATCH naming that field (detected); on genuine ones, how many reported a
+ * mismatch at all (false mismatches); and how many readings the VIZ spared a retake (every
+ * uncertain field vouched for by the print) and of those, how many had a field wrong.
  *
  * Writes bench/results/documents-synthetic.md (or --out FILE). Documents are balanced over damages,
  * so --limit 120 reads 10 of each.
@@ -16,7 +22,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExtractedData } from '../../src/lib/documents/extracted-data.ts';
 import { parseMrzLines } from '../../src/lib/documents/mrz-parse.ts';
-import { DocumentReader, type ReadDocumentResult } from '../../src/lib/server/documents/document-reader.service.ts';
+import { DocumentReader, uncertainFields, type ReadDocumentResult } from '../../src/lib/server/documents/document-reader.service.ts';
 import { judgeDocument } from '../../src/lib/server/documents/document-verdict.ts';
 import { SYNTHETIC_DAMAGES, syntheticDocuments, type SyntheticDamage } from './synthetic-documents.ts';
 
@@ -42,6 +48,17 @@ interface Row {
 	/** Refused as uncertain, then a second photo of the same document read the same MRZ (the node passes it, flagged). */
 	acceptedOnRetake: number;
 	wrongAcceptedOnRetake: number;
+	/** Genuine documents whose MRZ was read, and of them those reported MRZ_VIZ_MISMATCH. */
+	genuineRead: number;
+	falseMismatch: number;
+	/** Tampered documents whose MRZ was read, and of them those whose mismatch named the tampered field. */
+	tamperedRead: number;
+	tamperDetected: number;
+	/** Readings with a VIZ field compared at all. */
+	vizChecked: number;
+	/** Uncertain readings passed at once because the VIZ vouched for every uncertain field; of them, wrong. */
+	vizLifted: number;
+	vizLiftedWrong: number;
 	ms: number[];
 	notes: string[];
 }
@@ -61,11 +78,12 @@ async function main() {
 	if (only) docs = docs.filter((d) => only.includes(d.damage));
 	docs = docs.slice(0, Number(arg('limit') ?? docs.length));
 	const temperature = arg('temperature');
+	const crossCheckViz = !process.argv.includes('--no-viz');
 	const reader = await DocumentReader.load(temperature ? { mrzScoreTemperature: Number(temperature) } : {});
 	const rows = new Map<SyntheticDamage | 'all', Row>();
 	const row = (k: SyntheticDamage | 'all') => {
 		let r = rows.get(k);
-		if (!r) rows.set(k, (r = { n: 0, read: 0, exact: 0, fieldsRight: 0, fieldsTotal: 0, allFieldsRight: 0, accepted: 0, wrongAccepted: 0, lowConfidence: 0, acceptedOnRetake: 0, wrongAcceptedOnRetake: 0, ms: [], notes: [] }));
+		if (!r) rows.set(k, (r = { n: 0, read: 0, exact: 0, fieldsRight: 0, fieldsTotal: 0, allFieldsRight: 0, accepted: 0, wrongAccepted: 0, lowConfidence: 0, acceptedOnRetake: 0, wrongAcceptedOnRetake: 0, genuineRead: 0, falseMismatch: 0, tamperedRead: 0, tamperDetected: 0, vizChecked: 0, vizLifted: 0, vizLiftedWrong: 0, ms: [], notes: [] }));
 		return r;
 	};
 	for (const d of SYNTHETIC_DAMAGES) if (docs.some((x) => x.damage === d)) row(d);
@@ -74,7 +92,7 @@ async function main() {
 		const bytes = await doc.render();
 		let result: ReadDocumentResult | null = null;
 		try {
-			result = await reader.read(bytes, { mode: 'SINGLE_SIDE', now: NOW, encodeImages: false, mrzDecode: arg('mrz-decode') === 'text' ? 'text' : 'constrained' });
+			result = await reader.read(bytes, { mode: 'SINGLE_SIDE', now: NOW, encodeImages: false, mrzDecode: arg('mrz-decode') === 'text' ? 'text' : 'constrained', crossCheckViz });
 		} catch (e) {
 			row(doc.damage).notes.push(`#${doc.index} ${doc.layout}: error ${(e as Error).message}`);
 		}
@@ -88,14 +106,26 @@ async function main() {
 		let retakeConfirms = false;
 		if (result?.mrz && !accepted && low && judgeDocument(result, { failed: 0, max: 99 }, { confirmed: true }).kind === 'accept') {
 			try {
-				const again = await reader.read(await doc.render(1), { mode: 'SINGLE_SIDE', now: NOW, encodeImages: false, mrzDecode: arg('mrz-decode') === 'text' ? 'text' : 'constrained' });
+				const again = await reader.read(await doc.render(1), { mode: 'SINGLE_SIDE', now: NOW, encodeImages: false, mrzDecode: arg('mrz-decode') === 'text' ? 'text' : 'constrained', crossCheckViz });
 				retakeConfirms = again.mrz?.lines.join('\n') === result.mrz.lines.join('\n') && judgeDocument(again, { failed: 1, max: 99 }, { confirmed: true }).kind === 'accept';
 			} catch {
 				// an unreadable retake confirms nothing
 			}
 		}
+		const mismatched = result?.viz?.mismatched ?? [];
+		const lifted = Boolean(result?.mrz && result.viz && uncertainFields(result.mrz).length > 0 && uncertainFields(result.mrz, result.viz.confirmed).length === 0);
 		for (const r of [row(doc.damage), row('all')]) {
 			r.n++;
+			if (result?.mrz && doc.viz.tampered) {
+				r.tamperedRead++;
+				if (mismatched.includes(doc.viz.tampered)) r.tamperDetected++;
+			} else if (result?.mrz) {
+				r.genuineRead++;
+				if (mismatched.length) r.falseMismatch++;
+			}
+			if (result?.viz && Object.values(result.viz.fields).some((c) => c !== 'notChecked')) r.vizChecked++;
+			if (lifted) r.vizLifted++;
+			if (lifted && accepted && wrong.length) r.vizLiftedWrong++;
 			if (result?.mrz) r.read++;
 			if (exact) r.exact++;
 			r.fieldsTotal += FIELDS.length;
@@ -108,6 +138,9 @@ async function main() {
 			if (retakeConfirms && wrong.length > 0) r.wrongAcceptedOnRetake++;
 			if (result) r.ms.push(result.timings.total);
 		}
+		if (result?.viz && (mismatched.length || doc.viz.tampered)) {
+			row(doc.damage).notes.push(`#${doc.index} ${doc.layout} VIZ ${doc.viz.tampered ? `tampered ${doc.viz.tampered}` : 'genuine'}: mismatched [${mismatched.join(',')}] ${JSON.stringify(result.viz.fields)} read ${JSON.stringify(result.viz.read)} printed ${JSON.stringify(doc.viz)}`);
+		}
 		if (!exact) {
 			const tag = accepted && wrong.length ? 'WRONG-BUT-ACCEPTED' : accepted ? 'accepted' : 'refused';
 			const fc = result?.mrz?.fieldConfidence;
@@ -116,15 +149,18 @@ async function main() {
 		}
 		// Per-document detail (field confidences against right/wrong) for choosing the confidence bar.
 		const jsonl = arg('jsonl');
-		if (jsonl) appendFileSync(jsonl, JSON.stringify({ index: doc.index, damage: doc.damage, layout: doc.layout, exact, read: Boolean(result?.mrz), wrong, accepted, checkDigitsValid: result?.mrz?.checkDigitsValid ?? null, fieldConfidence: result?.mrz?.fieldConfidence ?? null, problems: result?.problems ?? [] }) + '\n');
+		if (jsonl) appendFileSync(jsonl, JSON.stringify({ index: doc.index, damage: doc.damage, layout: doc.layout, exact, read: Boolean(result?.mrz), wrong, accepted, checkDigitsValid: result?.mrz?.checkDigitsValid ?? null, fieldConfidence: result?.mrz?.fieldConfidence ?? null, problems: result?.problems ?? [], viz: result?.viz?.fields ?? null, tampered: doc.viz.tampered }) + '\n');
 		const minConf = result?.mrz?.fieldConfidence ? Math.min(...Object.values(result.mrz.fieldConfidence)) : null;
 		process.stderr.write(`#${doc.index} ${doc.damage} ${doc.layout}: ${exact ? 'exact' : result?.mrz ? 'read' : 'unread'}${accepted ? ' accepted' : ''}${accepted && wrong.length ? ' WRONG' : ''}${low ? ' low-confidence' : ''} wrong=[${wrong.join(',')}] minConf=${minConf?.toFixed(4) ?? '-'} ${Math.round(result?.timings.total ?? 0)} ms\n`);
 	}
 	const lines: string[] = [];
-	lines.push('# Document reading on the synthetic set', '', `${docs.length} generated documents (seed ${seed}, scripts/eval/synthetic-documents.ts), reference date ${NOW.toISOString().slice(0, 10)}; MRZ decoding: ${arg('mrz-decode') === 'text' ? 'greedy text, repaired' : 'constrained'}.`, '');
+	const vizTable = ['| damage | VIZ compared | tampered read | mismatch detected | genuine read | false mismatch | spared a retake by the VIZ / of them wrong |', '|---|---|---|---|---|---|---|'];
+	for (const [k, r] of rows) vizTable.push(`| ${k} | ${r.vizChecked} | ${r.tamperedRead} | ${r.tamperDetected} (${pct(r.tamperDetected, r.tamperedRead)}) | ${r.genuineRead} | ${r.falseMismatch} (${pct(r.falseMismatch, r.genuineRead)}) | ${r.vizLifted} / ${r.vizLiftedWrong} |`);
+	lines.push('# Document reading on the synthetic set', '', `${docs.length} generated documents (seed ${seed}, scripts/eval/synthetic-documents.ts), reference date ${NOW.toISOString().slice(0, 10)}; MRZ decoding: ${arg('mrz-decode') === 'text' ? 'greedy text, repaired' : 'constrained'}; visual-zone cross-check: ${crossCheckViz ? 'on' : 'off'}.`, '');
 	lines.push('Exact: every MRZ character right. Fields: share of the compared extractedData values right (' + FIELDS.join(', ') + '). All fields: documents with every one right. Accepted: the document_scan node would pass the reading (scanSuccess). **Wrong-but-accepted**: accepted with a field wrong. Low confidence: the reader flagged `LOW_CONFIDENCE`. On retake: refused as uncertain, and a second photo of the same document read the same MRZ, which the node then passes with `LOW_CONFIDENCE` and `fieldConfidence` kept in its report (flagged, not silent); wrong on retake: those with a field wrong.', '');
 	lines.push('| damage | n | read | exact | fields | all fields | accepted | wrong-but-accepted | low confidence | accepted on retake (flagged) | wrong on retake (flagged) | median ms |', '|---|---|---|---|---|---|---|---|---|---|---|---|');
 	for (const [k, r] of rows) lines.push(`| ${k} | ${r.n} | ${pct(r.read, r.n)} | ${pct(r.exact, r.n)} | ${pct(r.fieldsRight, r.fieldsTotal)} | ${pct(r.allFieldsRight, r.n)} | ${pct(r.accepted, r.n)} | ${r.wrongAccepted} | ${r.lowConfidence} | ${r.acceptedOnRetake} | ${r.wrongAcceptedOnRetake} | ${Math.round(median(r.ms))} |`);
+	if (crossCheckViz) lines.push('', '## Visual zone against the MRZ', '', 'Tampered: one printed field unlike the MRZ; detected: MRZ_VIZ_MISMATCH naming that field. False mismatch: MRZ_VIZ_MISMATCH on a genuine document. Spared a retake: LOW_CONFIDENCE without the VIZ, none with it (every uncertain field vouched for by the print); wrong: of those, accepted with a field wrong.', '', ...vizTable);
 	lines.push('', '## Not exact', '');
 	for (const [k, r] of rows) for (const note of r.notes) lines.push(`- ${k}: ${note}`);
 	const md = lines.join('\n') + '\n';

@@ -4,7 +4,12 @@
  * tests/fixtures/documents; also after deterministic synthetic camera damage. Prints a Markdown
  * report and writes it to bench/results/documents-eval.md (documents-eval-local.md with --local).
  *
- *   npx tsx scripts/eval/documents.ts [--damages none,rotate5,…] [--limit N] [--local]
+ * Also, for the MRZ documents: accepted (the document_scan node would pass the first capture),
+ * wrong-but-accepted (passed with a field wrong), LOW_CONFIDENCE, and the visual-zone cross-check:
+ * MRZ_VIZ_MISMATCH (every specimen is genuine, so each one is a false mismatch) and fields the VIZ
+ * vouched for.
+ *
+ *   npx tsx scripts/eval/documents.ts [--damages none,rotate5,…] [--limit N] [--local] [--no-viz]
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -14,6 +19,7 @@ import type { ExtractedData } from '../../src/lib/documents/extracted-data.ts';
 import { parseMrzLines } from '../../src/lib/documents/mrz-parse.ts';
 import { DocumentReader, type ReadDocumentResult, type StageTimings } from '../../src/lib/server/documents/document-reader.service.ts';
 import { decodeImage } from '../../src/lib/server/documents/image-io.ts';
+import { judgeDocument } from '../../src/lib/server/documents/document-verdict.ts';
 import { DAMAGES, damage, type DamageName } from './camera-damage.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -82,6 +88,13 @@ interface Row {
 	n: number;
 	read: number;
 	exact: number;
+	mrzItems: number;
+	accepted: number;
+	wrongAccepted: number;
+	lowConfidence: number;
+	vizMismatch: number;
+	vizConfirmed: number;
+	vizChecked: number;
 	fieldsRight: Record<string, number>;
 	fieldsTotal: Record<string, number>;
 	failures: string[];
@@ -94,16 +107,16 @@ async function main() {
 	const damages = (arg('damages')?.split(',') ?? DAMAGES) as DamageName[];
 	const reader = await DocumentReader.load();
 	const rows = new Map<DamageName, Row>();
-	const stageTimes: Record<keyof StageTimings, number[]> = { decode: [], locate: [], det: [], rec: [], parse: [], barcode: [], portrait: [], total: [] };
+	const stageTimes: Record<keyof StageTimings, number[]> = { decode: [], locate: [], det: [], rec: [], parse: [], viz: [], barcode: [], portrait: [], total: [] };
 	for (const [di, dmg] of damages.entries()) {
-		const row: Row = { n: 0, read: 0, exact: 0, fieldsRight: {}, fieldsTotal: {}, failures: [] };
+		const row: Row = { n: 0, read: 0, exact: 0, mrzItems: 0, accepted: 0, wrongAccepted: 0, lowConfidence: 0, vizMismatch: 0, vizConfirmed: 0, vizChecked: 0, fieldsRight: {}, fieldsTotal: {}, failures: [] };
 		rows.set(dmg, row);
 		for (const [ii, item] of items.entries()) {
 			const original = await decodeImage(readFileSync(item.path));
 			const bytes = await damage(original, dmg, 1000 * di + ii + 1);
 			let result: ReadDocumentResult;
 			try {
-				result = await reader.read(bytes, { mode: item.kind === 'mrz' ? 'SINGLE_SIDE' : 'BARCODE', now: NOW, encodeImages: false });
+				result = await reader.read(bytes, { mode: item.kind === 'mrz' ? 'SINGLE_SIDE' : 'BARCODE', now: NOW, encodeImages: false, crossCheckViz: !process.argv.includes('--no-viz') });
 			} catch (e) {
 				row.n++;
 				row.failures.push(`${item.name}: error ${(e as Error).message}`);
@@ -116,6 +129,21 @@ async function main() {
 			const exact = item.kind === 'mrz' ? result.mrz?.lines.join('\n') === item.mrz!.join('\n') : result.barcode?.text === item.text;
 			if (exact) row.exact++;
 			else row.failures.push(`${item.name}: ${item.kind === 'mrz' ? (result.mrz?.lines.join(' | ') ?? 'no MRZ') : result.barcode ? 'text differs' : 'no barcode'}`);
+			if (item.kind === 'mrz') {
+				const wrong = FIELDS.filter((f) => item.expected[f] !== undefined && result.fields[f] !== item.expected[f]);
+				const accepted = judgeDocument(result, { failed: 0, max: 99 }).kind === 'accept';
+				row.mrzItems++;
+				if (accepted) row.accepted++;
+				if (accepted && wrong.length) row.wrongAccepted++;
+				if (result.problems.includes('LOW_CONFIDENCE')) row.lowConfidence++;
+				if (result.viz) {
+					if (Object.values(result.viz.fields).some((c) => c !== 'notChecked')) row.vizChecked++;
+					if (result.viz.mismatched.length) row.vizMismatch++;
+					row.vizConfirmed += result.viz.confirmed.length;
+				}
+				if (accepted && wrong.length) row.failures.push(`${item.name}: WRONG-BUT-ACCEPTED [${wrong.join(',')}]`);
+				if (result.viz?.mismatched.length) row.failures.push(`${item.name}: MRZ_VIZ_MISMATCH [${result.viz.mismatched.join(',')}] ${JSON.stringify(result.viz.read)}`);
+			}
 			for (const f of FIELDS) {
 				if (item.expected[f] === undefined) continue;
 				row.fieldsTotal[f] = (row.fieldsTotal[f] ?? 0) + 1;
@@ -138,6 +166,9 @@ async function writeReport(rows: Map<DamageName, Row>, stageTimes: Record<keyof 
 	for (const [dmg, r] of rows) {
 		lines.push(`| ${dmg} | ${r.n} | ${pct(r.read, r.n)} | ${pct(r.exact, r.n)} | ${FIELDS.map((f) => pct(r.fieldsRight[f] ?? 0, r.fieldsTotal[f] ?? 0)).join(' | ')} |`);
 	}
+	lines.push('', 'MRZ documents: accepted at once by the document_scan node, wrong-but-accepted (a field wrong), LOW_CONFIDENCE, the visual zone checked (a field found and compared), MRZ_VIZ_MISMATCH (all specimens are genuine: each is a false mismatch), fields the VIZ vouched for.', '');
+	lines.push('| damage | MRZ docs | accepted | wrong-but-accepted | low confidence | VIZ checked | MRZ_VIZ_MISMATCH | VIZ-confirmed fields |', '|---|---|---|---|---|---|---|---|');
+	for (const [dmg, r] of rows) lines.push(`| ${dmg} | ${r.mrzItems} | ${r.accepted} | ${r.wrongAccepted} | ${r.lowConfidence} | ${r.vizChecked} | ${r.vizMismatch} | ${r.vizConfirmed} |`);
 	lines.push('', `Damage (seeded, deterministic): rotate5/rotate10 ±5°/±10° on a grown canvas; perspective: corners moved inward up to 8%; blur: box blur ×2; jpeg40: JPEG quality 40; glare: soft white ellipse; combined: rotation 2–10°, perspective 5%, blur, glare and JPEG 40.`, '');
 	lines.push('## Stage timings (median ms per document, this machine)', '', '| stage | median | n |', '|---|---|---|');
 	for (const [k, v] of Object.entries(stageTimes)) lines.push(`| ${k} | ${median(v).toFixed(1)} | ${v.length} |`);

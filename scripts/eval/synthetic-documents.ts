@@ -6,16 +6,23 @@
  * always the same bytes (for one libvips version).
  *
  * Damage i % DAMAGES.length goes to document i, so any prefix (--limit) is balanced over damages.
+ *
+ * The visual zone (surname, given names, document number, dates under captions in English, French,
+ * German or Spanish) is drawn from a stream of its own, so adding it changed no MRZ or damage: names
+ * printed with diacritics the MRZ transliterates (É → E, Ä → AE or A, Ø → OE…), dates in several
+ * formats (12.01.1990, 12 JAN 1990, 12 JAN/JAN 90, 12/01/90, 1990-01-12…). About a quarter of the
+ * passports, visas and TD2 cards are **tampered**: one printed field differs from the MRZ (a letter
+ * or digit changed — never into its look-alike, which no reader can tell —, or a date moved).
  */
 import sharp, { type Sharp } from 'sharp';
 import { states } from 'mrz';
 import { buildMrz, type MrzSource } from '../../src/lib/documents/mrz-build.ts';
 import type { Raster } from '../../src/lib/documents/raster.ts';
-import { cardSvg, esc, label, mm, mrzLine, printedDate } from '../fixtures/document-svg.ts';
+import { cardSvg, esc, guilloche, label, mm, mrzLine, printedDate, type Card } from '../fixtures/document-svg.ts';
 import { blur, glare, perspective, rotate, seededRandom, toJpeg, toPng } from './camera-damage.ts';
 
 export type SyntheticLayout = 'TD1' | 'TD2' | 'TD3' | 'MRV-A' | 'MRV-B';
-export const SYNTHETIC_DAMAGES = ['clean', 'guilloche', 'specimen', 'stamp', 'frontText', 'perspective', 'blur', 'glare', 'jpeg', 'exif', 'noise', 'combined'] as const;
+export const SYNTHETIC_DAMAGES = ['clean', 'guilloche', 'specimen', 'stamp', 'frontText', 'perspective', 'blur', 'glare', 'jpeg', 'exif', 'noise', 'combined', 'facingPage'] as const;
 export type SyntheticDamage = (typeof SYNTHETIC_DAMAGES)[number];
 
 export interface SyntheticDocument {
@@ -24,9 +31,22 @@ export interface SyntheticDocument {
 	damage: SyntheticDamage;
 	source: MrzSource;
 	mrz: string[];
+	/** What the visual zone prints; `tampered`: the one field printed unlike the MRZ, if any. */
+	viz: SyntheticViz;
 	/** Renders the damaged photo (PNG or JPEG bytes, possibly with an EXIF orientation). */
 	/** The photo; `retake` > 0: the same printed document photographed again (new camera damage, same print). */
 	render(retake?: number): Promise<Buffer>;
+}
+
+export type VizFieldName = 'lastName' | 'firstName' | 'documentNumber' | 'dateOfBirth' | 'expiryDate';
+
+export interface SyntheticViz {
+	lastName: string;
+	firstName: string;
+	documentNumber: string;
+	dateOfBirth: string;
+	expiryDate: string;
+	tampered: VizFieldName | null;
 }
 
 type Random = () => number;
@@ -98,6 +118,109 @@ function identity(r: Random, layout: SyntheticLayout): MrzSource {
 	};
 }
 
+
+/** Diacritics a printed name may carry where the MRZ has the bare letter (9303: É → E, Ä → A or AE). */
+const MARKED: Readonly<Record<string, readonly string[]>> = { A: ['Á', 'À', 'Â', 'Ä', 'Å'], E: ['É', 'È', 'Ê', 'Ë'], I: ['Í', 'Ï'], O: ['Ó', 'Ô', 'Ö', 'Ø'], U: ['Ú', 'Ü'], C: ['Ç', 'Č'], N: ['Ñ'], S: ['Š', 'Ş'], Z: ['Ž'] };
+/** Pairs the MRZ writes for one marked letter (9303: Ä → AE, Ö/Ø → OE, Ü → UE, Å → AA). */
+const DIGRAPHS: Readonly<Record<string, readonly string[]>> = { AE: ['Ä', 'Æ'], OE: ['Ö', 'Ø'], UE: ['Ü'], AA: ['Å'] };
+
+/** The MRZ name as printed: some letters with the diacritics the MRZ drops or spells out. */
+function printedName(mrzName: string, r: Random): string {
+	if (r() < 0.6) return mrzName;
+	let out = '';
+	for (let i = 0; i < mrzName.length; i++) {
+		const pair = mrzName.slice(i, i + 2);
+		if (DIGRAPHS[pair] && r() < 0.6) {
+			out += pick(r, DIGRAPHS[pair]);
+			i++;
+		} else out += MARKED[mrzName[i]] && r() < 0.08 ? pick(r, MARKED[mrzName[i]]) : mrzName[i];
+	}
+	return out;
+}
+
+const MONTHS_EN = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
+const MONTHS_FR = ['JAN', 'FÉV', 'MARS', 'AVR', 'MAI', 'JUIN', 'JUIL', 'AOÛT', 'SEPT', 'OCT', 'NOV', 'DÉC'];
+const DATE_FORMATS = ['DD.MM.YYYY', 'DD MMM YYYY', 'DD MMM/MMM YY', 'DD/MM/YY', 'DD-MM-YYYY', 'YYYY-MM-DD', 'DD MM YYYY', 'DD/MM/YYYY'] as const;
+
+/** `YYMMDD` printed in one of the visual zone's formats (the century as the MRZ reader resolves it). */
+export function formatDate(yymmdd: string, format: (typeof DATE_FORMATS)[number], century: number): string {
+	const yy = yymmdd.slice(0, 2), mm = yymmdd.slice(2, 4), dd = yymmdd.slice(4, 6);
+	const yyyy = `${century}${yy}`;
+	const m = Number(mm) - 1;
+	switch (format) {
+		case 'DD.MM.YYYY': return `${dd}.${mm}.${yyyy}`;
+		case 'DD MMM YYYY': return `${dd} ${MONTHS_EN[m]} ${yyyy}`;
+		case 'DD MMM/MMM YY': return `${dd} ${MONTHS_FR[m]}/${MONTHS_EN[m]} ${yy}`;
+		case 'DD/MM/YY': return `${dd}/${mm}/${yy}`;
+		case 'DD-MM-YYYY': return `${dd}-${mm}-${yyyy}`;
+		case 'YYYY-MM-DD': return `${yyyy}-${mm}-${dd}`;
+		case 'DD MM YYYY': return `${dd} ${mm} ${yyyy}`;
+		case 'DD/MM/YYYY': return `${dd}/${mm}/${yyyy}`;
+	}
+}
+
+const CAPTION_SETS = [
+	{ lastName: 'Surname / Nom', firstName: 'Given names / Prénoms', documentNumber: 'Document No. / No. du document', dateOfBirth: 'Date of birth / Date de naissance', expiryDate: 'Date of expiry / Date d\'expiration' },
+	{ lastName: 'Name / Surname', firstName: 'Vornamen / Given names', documentNumber: 'Passnummer / Passport No.', dateOfBirth: 'Geburtsdatum / Date of birth', expiryDate: 'Gültig bis / Date of expiry' },
+	{ lastName: 'Apellidos / Surname', firstName: 'Nombres / Given names', documentNumber: 'Documento / Document No.', dateOfBirth: 'Fecha de nacimiento / Date of birth', expiryDate: 'Fecha de caducidad / Date of expiry' },
+	{ lastName: 'Surname', firstName: 'Given names', documentNumber: 'Document No.', dateOfBirth: 'Date of birth', expiryDate: 'Date of expiry' }
+] as const;
+
+/** Look-alike groups: a tampered glyph never becomes one of its own group (no reader could tell). */
+const TAMPER_GROUPS = ['O0DQ', 'I1L', 'B8', 'S5', 'Z2', 'G6', 'A4'];
+function otherGlyph(ch: string, pool: string, r: Random): string {
+	const group = TAMPER_GROUPS.find((g) => g.includes(ch)) ?? ch;
+	const choices = [...pool].filter((c) => !group.includes(c));
+	return pick(r, choices);
+}
+
+/** One changed glyph in `text` (letters stay letters, digits digits), never a space. */
+function changeOne(text: string, r: Random): string {
+	const at = [...text].map((c, i) => (c === ' ' ? -1 : i)).filter((i) => i >= 0);
+	const i = pick(r, at);
+	const pool = /[0-9]/.test(text[i]) ? '0123456789' : 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+	return text.slice(0, i) + otherGlyph(text[i], pool, r) + text.slice(i + 1);
+}
+
+/** A real date near `yymmdd` but not it (the day or the year moved). */
+function movedDate(yymmdd: string, r: Random): string {
+	const y = Number(yymmdd.slice(0, 2)), m = Number(yymmdd.slice(2, 4)), d = Number(yymmdd.slice(4, 6));
+	const two = (n: number) => String(n).padStart(2, '0');
+	if (r() < 0.5) return `${two((y + int(r, 1, 9)) % 100)}${two(m)}${two(Math.min(d, 28))}`;
+	return `${two(y)}${two(m)}${two(d <= 14 ? d + int(r, 1, 13) : d - int(r, 1, 13))}`;
+}
+
+/** What the visual zone prints for `s` (its own random stream, so MRZ and damage draws stay as they were). */
+function visualZone(s: MrzSource, layout: SyntheticLayout, r: Random, tamper?: VizFieldName | null): SyntheticViz & { format: (typeof DATE_FORMATS)[number]; captions: (typeof CAPTION_SETS)[number] } {
+	const format = pick(r, DATE_FORMATS);
+	const captions = pick(r, CAPTION_SETS);
+	const century = (yy: string, role: 'birth' | 'expiry') => (role === 'expiry' ? 20 : Number(yy.slice(0, 2)) > 26 ? 19 : 20);
+	const viz: SyntheticViz = {
+		lastName: printedName(s.lastName, r),
+		firstName: printedName(s.firstName, r),
+		documentNumber: s.documentNumber,
+		dateOfBirth: formatDate(s.birthDate, format, century(s.birthDate, 'birth')),
+		expiryDate: formatDate(s.expiryDate, format, century(s.expiryDate, 'expiry')),
+		tampered: null
+	};
+	// TD1 cards are drawn as their back (no names printed): never tampered.
+	const coin = r() < 0.25;
+	const drawn = pick(r, (['lastName', 'documentNumber', 'dateOfBirth', 'expiryDate', ...(s.firstName ? (['firstName'] as const) : [])] as const).slice());
+	if (layout !== 'TD1' && (tamper === undefined ? coin : tamper !== null)) {
+		const field = tamper ?? drawn;
+		viz.tampered = field;
+		if (field === 'lastName') viz.lastName = changeOne(s.lastName, r);
+		if (field === 'firstName') viz.firstName = changeOne(s.firstName, r);
+		if (field === 'documentNumber') viz.documentNumber = changeOne(s.documentNumber, r);
+		if (field === 'dateOfBirth') {
+			const moved = movedDate(s.birthDate, r);
+			viz.dateOfBirth = formatDate(moved, format, century(moved, 'birth'));
+		}
+		if (field === 'expiryDate') viz.expiryDate = formatDate(movedDate(s.expiryDate, r), format, 20);
+	}
+	return { ...viz, format, captions };
+}
+
 interface Geometry {
 	wMm: number;
 	hMm: number;
@@ -118,7 +241,7 @@ const TINTS = ['#eef1f4', '#f1eee6', '#eef3ee', '#f3eef2', '#eaf0f5', '#f6f1e4']
 const HUES = ['#8aa1c0', '#b08fb8', '#8fb89a', '#c0a48a', '#9aa0a8'];
 
 /** The visual zone: labels with the holder's data (the MRZ is below). TD1 is drawn as its back. */
-function body(s: MrzSource, layout: SyntheticLayout, g: Geometry, r: Random, damage: SyntheticDamage): string {
+function body(s: MrzSource, layout: SyntheticLayout, g: Geometry, r: Random, damage: SyntheticDamage, viz: ReturnType<typeof visualZone>): string {
 	let out = `<text x="${mm(5)}" y="${mm(8)}" font-family="DejaVu Sans" font-weight="bold" font-size="${mm(3.6)}" fill="#1d3557">${esc(`${s.issuingState} · ${layout === 'TD3' ? 'PASSPORT' : layout.startsWith('MRV') ? 'VISA' : 'IDENTITY DOCUMENT'}`)}</text>`;
 	if (layout === 'TD1') {
 		out += label(4, 12, 'Address', `${int(r, 1, 99)} ${word(r)} ROAD, ${word(r)}`, 2.4) + label(4, 20, 'Height', `${int(r, 150, 199)} cm`, 2.4) + label(30, 20, 'Issued', printedDate(yymmdd(r, 2015, 2025)), 2.4);
@@ -126,8 +249,9 @@ function body(s: MrzSource, layout: SyntheticLayout, g: Geometry, r: Random, dam
 		const lx = g.wMm * 0.33;
 		out += `<rect x="${mm(5)}" y="${mm(13)}" width="${mm(g.wMm * 0.24)}" height="${mm(g.hMm * 0.45)}" fill="#c9ced6" stroke="#9aa3ad"/>`;
 		out += `<ellipse cx="${mm(5 + g.wMm * 0.12)}" cy="${mm(13 + g.hMm * 0.17)}" rx="${mm(g.wMm * 0.06)}" ry="${mm(g.hMm * 0.09)}" fill="#8c939c"/>`;
-		out += label(lx, 13, 'Surname / Nom', s.lastName, 3) + label(lx, 21, 'Given names / Prénoms', s.firstName, 3) + label(lx, 29, 'Document No.', s.documentNumber, 3);
-		out += label(lx, 37, 'Date of birth', printedDate(s.birthDate), 3) + label(lx + 30, 37, 'Sex', s.sex, 3) + label(lx, 45, 'Date of expiry', printedDate(s.expiryDate), 3);
+		const c = viz.captions;
+		out += label(lx, 13, c.lastName, viz.lastName, 3) + label(lx, 21, c.firstName, viz.firstName, 3) + label(lx, 29, c.documentNumber, viz.documentNumber, 3);
+		out += label(lx, 37, c.dateOfBirth, viz.dateOfBirth, 3) + label(lx + 38, 37, 'Sex', s.sex, 3) + label(lx, 45, c.expiryDate, viz.expiryDate, 3);
 	}
 	const top = g.baselines[0];
 	if (damage === 'guilloche' || damage === 'combined') {
@@ -209,7 +333,7 @@ export async function withOrientation(src: Raster, o: number, quality = 85): Pro
 
 async function damaged(svg: string, damage: SyntheticDamage, r: Random): Promise<Buffer> {
 	const clean = await sharp(Buffer.from(svg)).png({ compressionLevel: 1 }).toBuffer();
-	if (damage === 'clean' || damage === 'guilloche' || damage === 'specimen' || damage === 'stamp' || damage === 'frontText') return sharp(clean).jpeg({ quality: 90 }).toBuffer();
+	if (damage === 'clean' || damage === 'guilloche' || damage === 'specimen' || damage === 'stamp' || damage === 'frontText' || damage === 'facingPage') return sharp(clean).jpeg({ quality: 90 }).toBuffer();
 	let img = await decodeRaw(clean);
 	switch (damage) {
 		case 'perspective':
@@ -234,28 +358,68 @@ async function damaged(svg: string, damage: SyntheticDamage, r: Random): Promise
 	}
 }
 
+const FACING_WORDS = ['THE', 'BEARER', 'OF', 'THIS', 'PASSPORT', 'IS', 'REQUESTED', 'TO', 'ALLOW', 'PASS', 'FREELY', 'WITHOUT', 'LET', 'OR', 'HINDRANCE', 'AND', 'AFFORD', 'ASSISTANCE', 'PROTECTION', 'OBSERVATIONS', 'VALID', 'FOR', 'ALL', 'COUNTRIES'];
+
+/**
+ * The booklet open on its data page, photographed with the facing page above it; that page carries
+ * lines of text printed vertically (long ones: they outweighed the MRZ in the old skew estimate).
+ */
+function openBookletSvg(card: Card, margin: number, r: Random): string {
+	const w = mm(card.wMm), h = mm(card.hMm);
+	const pad = Math.round(w * margin);
+	const W = w + 2 * pad, H = 2 * h + 2 * pad;
+	let facing = '';
+	const lines = int(r, 9, 14);
+	for (let k = 0; k < lines; k++) {
+		const x = mm(8 + (k * (card.wMm - 16)) / lines);
+		let text = '';
+		const target = int(r, 45, 80);
+		while (text.length * 1.9 < target) text += `${pick(r, FACING_WORDS)} `;
+		// Bottom to top, as such pages print it.
+		facing += `<text x="${x}" y="${mm(card.hMm - 4)}" font-family="DejaVu Sans" font-size="${mm(2.8)}" fill="#2a3140" transform="rotate(-90 ${x} ${mm(card.hMm - 4)})">${esc(text.trim())}</text>`;
+	}
+	return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">
+<rect width="${W}" height="${H}" fill="#2f3540"/>
+<g transform="translate(${pad} ${pad})"><rect width="${w}" height="${h}" rx="${mm(2)}" fill="#f3f1ea"/>${guilloche(w, h, '#b7c2d0', 1.7, 10)}${facing}</g>
+<g transform="translate(${pad} ${pad + h})"><rect width="${w}" height="${h}" rx="${mm(2)}" fill="${card.tint}"/>${guilloche(w, h * 0.72, card.guillocheHue ?? '#8aa1c0', card.guillochePhase ?? 0)}${card.body}</g>
+</svg>`;
+}
+
+/** Choices a test may pin instead of drawing them (the rest is drawn as usual). */
+export interface SyntheticChoices {
+	damage?: SyntheticDamage;
+	layout?: SyntheticLayout;
+	/** The printed field made unlike the MRZ; null: none. */
+	tampered?: VizFieldName | null;
+}
+
 /** The `count` documents of `seed` (the same list for the same arguments). */
-export function syntheticDocuments(count: number, seed = 1): SyntheticDocument[] {
+export function syntheticDocuments(count: number, seed = 1, choices: SyntheticChoices = {}): SyntheticDocument[] {
 	const docs: SyntheticDocument[] = [];
 	for (let index = 0; index < count; index++) {
 		const r = seededRandom(seed * 1_000_003 + index);
-		const damage = SYNTHETIC_DAMAGES[index % SYNTHETIC_DAMAGES.length];
+		const damage = choices.damage ?? SYNTHETIC_DAMAGES[index % SYNTHETIC_DAMAGES.length];
 		const u = r();
-		const layout: SyntheticLayout = u < 0.4 ? 'TD3' : u < 0.72 ? 'TD1' : u < 0.9 ? 'TD2' : u < 0.95 ? 'MRV-A' : 'MRV-B';
+		const layout: SyntheticLayout = choices.layout ?? (u < 0.4 ? 'TD3' : u < 0.72 ? 'TD1' : u < 0.9 ? 'TD2' : u < 0.95 ? 'MRV-A' : 'MRV-B');
 		const source = identity(r, layout);
 		const mrz = buildMrz(layout, source);
 		const drawSeed = Math.floor(r() * 2 ** 31);
+		// Its own stream: the visual zone changes nothing else of the document.
+		const viz = visualZone(source, layout, seededRandom(drawSeed ^ 0x2545f491), choices.tampered);
 		docs.push({
 			index,
 			layout,
 			damage,
 			source,
 			mrz,
+			viz: { lastName: viz.lastName, firstName: viz.firstName, documentNumber: viz.documentNumber, dateOfBirth: viz.dateOfBirth, expiryDate: viz.expiryDate, tampered: viz.tampered },
 			render: async (retake = 0) => {
 				const rr = seededRandom(drawSeed);
 				const g = GEOMETRY[layout];
-				const content = body(source, layout, g, rr, damage) + g.baselines.map((b, i) => mrzLine(mrz[i], g.x, b)).join('') + overprint(g, rr, damage);
-				const svg = cardSvg({ wMm: g.wMm, hMm: g.hMm, body: content, tint: pick(rr, TINTS), guillochePhase: rr() * 6, guillocheHue: pick(rr, HUES) }, 0.05 + rr() * 0.05);
+				const content = body(source, layout, g, rr, damage, viz) + g.baselines.map((b, i) => mrzLine(mrz[i], g.x, b)).join('') + overprint(g, rr, damage);
+				const card: Card = { wMm: g.wMm, hMm: g.hMm, body: content, tint: pick(rr, TINTS), guillochePhase: rr() * 6, guillocheHue: pick(rr, HUES) };
+				const margin = 0.05 + rr() * 0.05;
+				const svg = damage === 'facingPage' ? openBookletSvg(card, margin, seededRandom(drawSeed ^ 0x51f15e)) : cardSvg(card, margin);
 				return damaged(svg, damage, retake > 0 ? seededRandom(drawSeed + 7919 * retake) : rr);
 			}
 		});

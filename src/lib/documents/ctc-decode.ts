@@ -5,6 +5,8 @@ export interface CtcResult {
 	text: string;
 	/** Mean probability of the emitted characters (0 when none). */
 	confidence: number;
+	/** Probability of each emitted character (so one unsure glyph is not averaged away). */
+	charConfidences: number[];
 }
 
 /**
@@ -24,6 +26,7 @@ export function ctcGreedyDecode(
 	let sum = 0;
 	let n = 0;
 	let prev = -1;
+	const charConfidences: number[] = [];
 	const candidates = allowed ? [0, ...allowed] : null;
 	for (let t = 0; t < steps; t++) {
 		const row = t * classes;
@@ -38,13 +41,15 @@ export function ctcGreedyDecode(
 			for (let c = 0; c < classes; c++) if (probs[row + c] > bestP) (bestP = probs[row + c]), (best = c);
 		}
 		if (best !== 0 && best !== prev) {
-			text += labels[best - 1] ?? '';
+			const label = labels[best - 1] ?? '';
+			text += label;
+			for (let k = 0; k < [...label].length; k++) charConfidences.push(probs[row + best]);
 			sum += probs[row + best];
 			n++;
 		}
 		prev = best;
 	}
-	return { text, confidence: n ? sum / n : 0 };
+	return { text, confidence: n ? sum / n : 0, charConfidences };
 }
 
 /** Class indices (1-based, as in the model output) of the given characters in a label list. */

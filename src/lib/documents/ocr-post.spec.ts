@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { classIndices, ctcGreedyDecode, MRZ_ALPHABET } from './ctc-decode.ts';
 import { rectCorners } from './polygon.ts';
 import { createRaster } from './raster.ts';
-import { skewByProjection, skewFromBoxes } from './skew.ts';
+import { boxesAlong, skewByProjection, skewFromBoxes, skewHypotheses } from './skew.ts';
 import { dbPostprocess, type TextBox } from './text-detection.ts';
 import { flipQuad, groupTextLines } from './text-lines.ts';
 import { rotateRaster } from './warp.ts';
@@ -74,6 +74,21 @@ describe('skew', () => {
 
 	it('does not average lines near ±90° to zero', () => {
 		expect(Math.abs(skewFromBoxes([box(0, 0, 200, 10, 89), box(0, 40, 200, 10, -89)])!)).toBeGreaterThan(85);
+	});
+
+	it('keeps to the MRZ band when a facing page brings more vertical text', () => {
+		// Two MRZ lines (the page's longest) at 1.5°, and nine long vertical lines of a facing page
+		// whose squared lengths outweigh them (an average took the estimate to about −89.6°).
+		const mrz = [box(600, 800, 1100, 35, 1.5), box(600, 860, 1100, 35, 1.6)];
+		const facing = Array.from({ length: 9 }, (_, k) => box(100 + k * 110, 300, 800, 30, -89.6));
+		const boxes = [...facing, ...mrz, box(300, 700, 200, 30, 1.2)];
+		expect(skewFromBoxes(boxes)).toBeCloseTo(1.5, 0);
+		const [first, second] = skewHypotheses(boxes);
+		expect(first).toBeCloseTo(1.5, 0);
+		// The other direction is still offered (a page photographed turned 90° has its MRZ there).
+		expect(Math.abs(second)).toBeGreaterThan(85);
+		// Lines are built from the boxes along the chosen direction only.
+		expect(boxesAlong(boxes, first)).toHaveLength(3);
 	});
 
 	it('finds the angle of rows of dark marks by projection profile', () => {

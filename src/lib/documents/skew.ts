@@ -2,35 +2,62 @@ import type { Raster } from './raster.ts';
 import { resize, toGray } from './raster.ts';
 import type { TextBox } from './text-detection.ts';
 
+/** Boxes long enough along their text to tell its direction. */
+const elongated = (boxes: readonly TextBox[]) => boxes.filter((b) => b.rect.width >= 2.5 * b.rect.height && b.rect.height > 0);
+
+/** Boxes of one text direction differ by less than this (degrees). */
+const SAME_DIRECTION = 12;
+
 /**
- * Baseline angle of the text in degrees (y down, so positive means the text runs down to the right),
- * from detected boxes: long boxes vote with their squared length (so the long MRZ and
- * field lines outvote stray short boxes). Angles are averaged on the doubled circle so
- * that lines near ±90° do not cancel out, then refined by a weighted median of the agreeing boxes.
- * Null when fewer than two elongated boxes were found.
+ * The text directions found on the page (baseline angles in degrees, y down, so positive means the
+ * text runs down to the right), the one holding the longest line first. Boxes are grouped by
+ * direction (undirected: ±90° is one direction); each group's angle is the median of its boxes
+ * weighted by squared length. Why not one average over all boxes: an open passport photographed
+ * with its facing page brings a block of vertical text, which outweighed the MRZ and turned the
+ * estimate to −89.6°. The MRZ is the longest printed line of a data page, so its direction comes
+ * first; the reader tries the next only when that one shows no MRZ. Empty with fewer than two
+ * elongated boxes.
+ */
+export function skewHypotheses(boxes: readonly TextBox[]): number[] {
+	const votes = elongated(boxes)
+		.map((b) => ({ angle: b.rect.angle, weight: b.rect.width * b.rect.width, length: b.rect.width }))
+		.sort((a, b) => b.length - a.length);
+	if (votes.length < 2) return [];
+	const groups: { seed: number; longest: number; members: { delta: number; weight: number }[] }[] = [];
+	for (const v of votes) {
+		const group = groups.find((g) => Math.abs(wrap180(v.angle - g.seed)) <= SAME_DIRECTION);
+		if (group) group.members.push({ delta: wrap180(v.angle - group.seed), weight: v.weight });
+		else groups.push({ seed: v.angle, longest: v.length, members: [{ delta: 0, weight: v.weight }] });
+	}
+	return groups.map((g) => {
+		const sorted = g.members.slice().sort((a, b) => a.delta - b.delta);
+		const half = sorted.reduce((t, m) => t + m.weight, 0) / 2;
+		let acc = 0;
+		for (const m of sorted) {
+			acc += m.weight;
+			if (acc >= half) return wrapAngle(g.seed + m.delta);
+		}
+		return wrapAngle(g.seed);
+	});
+}
+
+/**
+ * Baseline angle of the text in the direction of the page's longest line (the MRZ band's; see
+ * skewHypotheses). Null when fewer than two elongated boxes were found.
  */
 export function skewFromBoxes(boxes: readonly TextBox[]): number | null {
-	const votes = boxes.filter((b) => b.rect.width >= 2.5 * b.rect.height && b.rect.height > 0).map((b) => ({ angle: b.rect.angle, weight: b.rect.width * b.rect.width }));
-	if (votes.length < 2) return null;
-	let c = 0, s = 0;
-	for (const v of votes) {
-		const r = (v.angle * Math.PI) / 90;
-		c += Math.cos(r) * v.weight;
-		s += Math.sin(r) * v.weight;
-	}
-	const mean = (Math.atan2(s, c) * 90) / Math.PI;
-	const near = votes
-		.map((v) => ({ ...v, delta: wrap180(v.angle - mean) }))
-		.filter((v) => Math.abs(v.delta) <= 5)
-		.sort((a, b) => a.delta - b.delta);
-	if (near.length === 0) return mean;
-	const half = near.reduce((t, v) => t + v.weight, 0) / 2;
-	let acc = 0;
-	for (const v of near) {
-		acc += v.weight;
-		if (acc >= half) return mean + v.delta;
-	}
-	return mean;
+	return skewHypotheses(boxes)[0] ?? null;
+}
+
+/** Boxes whose text runs along `skew` (within SAME_DIRECTION degrees), and short ones of no clear direction. */
+export function boxesAlong(boxes: readonly TextBox[], skew: number): TextBox[] {
+	return boxes.filter((b) => b.rect.width < 2.5 * b.rect.height || Math.abs(wrap180(b.rect.angle - skew)) <= SAME_DIRECTION);
+}
+
+/** An angle in (−90, 90]. */
+function wrapAngle(a: number): number {
+	const w = wrap180(a);
+	return w === -90 ? 90 : w;
 }
 
 /** Wraps an angle difference of undirected lines into [-90, 90). */

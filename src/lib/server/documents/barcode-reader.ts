@@ -8,8 +8,11 @@ import { rotateRaster } from '#lib/documents/warp.ts';
 const require = createRequire(import.meta.url);
 let prepared: Promise<unknown> | null = null;
 
-/** Instantiates zxing's reader from the wasm file inside the installed package (never a CDN). */
-function prepare(): Promise<unknown> {
+/**
+ * Instantiates zxing's reader from the wasm file inside the installed package (never a CDN). Once
+ * per process; start-up calls it early (WARM_MODELS) so the first barcode does not wait for it.
+ */
+export function prepareBarcodeReader(): Promise<unknown> {
 	if (!prepared) {
 		const wasm = readFileSync(require.resolve('zxing-wasm/reader/zxing_reader.wasm'));
 		prepared = prepareZXingModule({
@@ -46,7 +49,7 @@ async function readOnce(image: Raster): Promise<BarcodeRead[]> {
 
 /** Document barcodes: PDF417 (driving licences, ID backs), QR, Data Matrix and Aztec. */
 export async function readDocumentBarcodes(image: Raster, options: { retryRotations?: boolean } = {}): Promise<BarcodeRead[]> {
-	await prepare();
+	await prepareBarcodeReader();
 	if (options.retryRotations === false) return readOnce(image);
 	const tilt = skewByProjection(image, 15, 'columns');
 	const angles = Math.abs(tilt) >= MIN_TILT ? [tilt, 0, ...FALLBACK_ANGLES] : [0, ...FALLBACK_ANGLES];

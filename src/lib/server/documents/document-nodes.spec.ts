@@ -104,6 +104,10 @@ describe.each(STORE_KINDS)('document_scan on %s', (kind) => {
 			}
 			expect(d.sides).toEqual([expect.objectContaining({ side: 'front', edgesFound: true, mrzFound: true, blurry: false, glary: false })]);
 			expect(d.timings.rec).toBeGreaterThan(0);
+			// The printed page was compared with the MRZ: it agrees, so no MRZ_VIZ_MISMATCH.
+			expect(d.vizCheck.mismatched).toEqual([]);
+			expect(d.vizCheck.fields.lastName).toBe('agree');
+			expect(d.timings.viz).toBeGreaterThan(0);
 			// The page's measurements are kept as sent, anything else it adds is dropped.
 			expect(d.claim).toEqual({ sharpness: 2000, glare: 0 });
 

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseMrzLines } from '#lib/documents/mrz-parse.ts';
 import { createRaster, crop } from '#lib/documents/raster.ts';
 import { glare, perspective, rotate, seededRandom, toPng } from '../../../../scripts/eval/camera-damage.ts';
+import { syntheticDocuments } from '../../../../scripts/eval/synthetic-documents.ts';
 import { DocumentReader } from './document-reader.service.ts';
 import { decodeImage } from './image-io.ts';
 
@@ -152,6 +153,41 @@ describe('readDocument: MRZ documents', () => {
 		expect(r.sides.map((s) => s.mrzFound)).toEqual([false, true]);
 		expect(r.portrait?.side).toBe(0);
 		expect(r.decision).toMatchObject({ accepted: false, reason: 'DOCUMENT_TYPE_NOT_ALLOWED', documentType: 'MRTD_TYPE_IDENITY_CARD' });
+	}, SLOW);
+});
+
+describe('readDocument: the visual zone against the MRZ', () => {
+	it('finds the specimen passport printed as its MRZ says: fields vouched for, no mismatch', async () => {
+		const r = await reader.read(fixture('td3-passport-2.jpg'), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(r.viz?.mismatched).toEqual([]);
+		expect(r.viz?.confirmed).toEqual(expect.arrayContaining(['lastName', 'firstName', 'documentNumber']));
+		expect(r.problems).not.toContain('MRZ_VIZ_MISMATCH');
+	}, SLOW);
+
+	it.each(['lastName', 'documentNumber', 'dateOfBirth'] as const)(
+		'reports MRZ_VIZ_MISMATCH naming the field when the printed %s differs from the MRZ',
+		async (field) => {
+			const [tampered] = syntheticDocuments(1, 11, { damage: 'clean', layout: 'TD3', tampered: field });
+			expect(tampered.viz[field]).not.toBe(tampered.source[field === 'dateOfBirth' ? 'birthDate' : field]);
+			const r = await reader.read(await tampered.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+			// The MRZ itself is read as it is: the print, not the MRZ, was changed.
+			expect(r.mrz?.lines).toEqual(tampered.mrz);
+			expect(r.problems).toContain('MRZ_VIZ_MISMATCH');
+			expect(r.viz?.mismatched).toEqual([field]);
+		},
+		SLOW
+	);
+
+	it('reports no mismatch on the same document untampered, and none without the cross-check', async () => {
+		const [genuine] = syntheticDocuments(1, 11, { damage: 'clean', layout: 'TD3', tampered: null });
+		const bytes = await genuine.render();
+		const r = await reader.read(bytes, { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(r.mrz?.lines).toEqual(genuine.mrz);
+		expect(r.viz?.mismatched).toEqual([]);
+		expect(r.problems).not.toContain('MRZ_VIZ_MISMATCH');
+		const off = await reader.read(bytes, { mode: 'SINGLE_SIDE', now, encodeImages: false, crossCheckViz: false });
+		expect(off.viz).toBeNull();
+		expect(off.timings.viz).toBe(0);
 	}, SLOW);
 });
 

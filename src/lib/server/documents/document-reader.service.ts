@@ -6,10 +6,13 @@ import type { ExtractedData } from '#lib/documents/extracted-data.ts';
 import { quadSize } from '#lib/documents/homography.ts';
 import type { MrzReading } from '#lib/documents/mrz-parse.ts';
 import type { Quad, Raster } from '#lib/documents/raster.ts';
+import type { VizCheck } from '#lib/documents/viz-compare.ts';
 import { rotateRaster, warpQuad } from '#lib/documents/warp.ts';
+import { yieldToRequests } from '../event-loop.ts';
 import { readDocumentBarcodes, type BarcodeRead } from './barcode-reader.ts';
 import { decodeImage, encodeJpeg } from './image-io.ts';
 import { readMrz } from './mrz-reader.ts';
+import { readViz } from './viz-reader.ts';
 import { OcrEngine } from './ocr-engine.ts';
 import { PortraitFinder, type FaceBox } from './portrait-finder.ts';
 
@@ -29,6 +32,11 @@ export interface ReadDocumentOptions {
 	 * benchmark and the evaluation can measure both in one run.
 	 */
 	mrzDecode?: 'constrained' | 'text';
+	/**
+	 * Read the visual zone and compare it with the MRZ (default true). Off: the reader as it was
+	 * before the cross-check, kept so the benchmark can measure its cost in the same run.
+	 */
+	crossCheckViz?: boolean;
 }
 
 export interface StageTimings {
@@ -37,6 +45,8 @@ export interface StageTimings {
 	det: number;
 	rec: number;
 	parse: number;
+	/** Reading the visual zone and comparing it with the MRZ. */
+	viz: number;
 	barcode: number;
 	portrait: number;
 	total: number;
@@ -80,7 +90,8 @@ export const DOCUMENT_PROBLEMS = {
 	noPortrait: 'NO_PORTRAIT',
 	blurry: 'BLURRY',
 	glare: 'GLARE',
-	lowConfidence: 'LOW_CONFIDENCE'
+	lowConfidence: 'LOW_CONFIDENCE',
+	vizMismatch: 'MRZ_VIZ_MISMATCH'
 } as const;
 export type DocumentProblem = (typeof DOCUMENT_PROBLEMS)[keyof typeof DOCUMENT_PROBLEMS];
 
@@ -92,11 +103,16 @@ export type DocumentProblem = (typeof DOCUMENT_PROBLEMS)[keyof typeof DOCUMENT_P
  */
 export const MIN_FIELD_CONFIDENCE = 0.75;
 
-/** Fields read with less confidence than MIN_FIELD_CONFIDENCE; all of them when the reading has no confidences. */
-export function uncertainFields(mrz: MrzReading): string[] {
+/**
+ * Fields read with less confidence than MIN_FIELD_CONFIDENCE; all of them when the reading has no
+ * confidences. A field the visual zone vouches for exactly (`confirmedByViz`: every printed glyph
+ * read with confidence and spelling the MRZ's value) is not uncertain: two independent prints
+ * read the same.
+ */
+export function uncertainFields(mrz: MrzReading, confirmedByViz: readonly string[] = []): string[] {
 	if (!mrz.fieldConfidence) return ['all'];
 	return Object.entries(mrz.fieldConfidence)
-		.filter(([, p]) => p < MIN_FIELD_CONFIDENCE)
+		.filter(([field, p]) => p < MIN_FIELD_CONFIDENCE && !confirmedByViz.includes(field))
 		.map(([field]) => field);
 }
 
@@ -107,6 +123,8 @@ export interface ReadDocumentResult {
 	documentType: MrtdType | null;
 	fields: ExtractedData;
 	mrz: MrzReading | null;
+	/** The visual zone compared with the MRZ (null: not compared — no MRZ, or the cross-check off). */
+	viz: VizCheck | null;
 	barcode: BarcodeReading | null;
 	portrait: PortraitResult | null;
 	sides: DocumentSide[];
@@ -131,7 +149,10 @@ export class DocumentReader {
 	) {}
 
 	static async load(options: { mrzScoreTemperature?: number } = {}): Promise<DocumentReader> {
-		const [ocr, faces] = await Promise.all([OcrEngine.load(options), PortraitFinder.load()]);
+		// In turn, not in parallel: session creation holds the event loop either way (event-loop.ts).
+		const ocr = await OcrEngine.load(options);
+		await yieldToRequests();
+		const faces = await PortraitFinder.load();
 		return new DocumentReader(ocr, faces);
 	}
 
@@ -145,7 +166,7 @@ export class DocumentReader {
 		const encode = options.encodeImages ?? true;
 		const images = isList(input) ? input : [input];
 		if (images.length === 0) throw new Error('no image given');
-		const timings: StageTimings = { decode: 0, locate: 0, det: 0, rec: 0, parse: 0, barcode: 0, portrait: 0, total: 0 };
+		const timings: StageTimings = { decode: 0, locate: 0, det: 0, rec: 0, parse: 0, viz: 0, barcode: 0, portrait: 0, total: 0 };
 		const problems = new Set<DocumentProblem>();
 		const work: SideWork[] = [];
 		for (const bytes of images) {
@@ -164,6 +185,7 @@ export class DocumentReader {
 		}
 
 		let mrz: MrzReading | null = null;
+		let viz: VizCheck | null = null;
 		if (options.mode !== 'BARCODE') {
 			// The MRZ is on the back of TD1 cards: with two sides, read the back first.
 			const order = options.mode === 'MULTI_SIDE' ? [...work.keys()].reverse() : [...work.keys()];
@@ -189,6 +211,11 @@ export class DocumentReader {
 				if (r.reading) {
 					w.side.mrzFound = true;
 					mrz = r.reading;
+					if (options.crossCheckViz ?? true) {
+						const v = await readViz(this.ocr, w.document, r.boxes, r.reading, { skew: r.skew, flipped: r.flipped, mrzQuads: r.mrzQuads });
+						timings.viz += v.ms;
+						viz = v.check;
+					}
 					break;
 				}
 			}
@@ -237,7 +264,9 @@ export class DocumentReader {
 		const fields: ExtractedData = mrz ? { ...mrz.fields } : barcode?.aamva ? { ...barcode.aamva.fields } : {};
 		const documentType: MrtdType | null = mrz?.documentType ?? barcode?.aamva?.documentType ?? (barcode ? 'MRTD_TYPE_UNKNOWN' : null);
 		if (mrz && !mrz.checkDigitsValid) problems.add(DOCUMENT_PROBLEMS.checkDigitMismatch);
-		if (mrz && options.mrzDecode !== 'text' && uncertainFields(mrz).length > 0) problems.add(DOCUMENT_PROBLEMS.lowConfidence);
+		if (mrz && options.mrzDecode !== 'text' && uncertainFields(mrz, viz?.confirmed).length > 0) problems.add(DOCUMENT_PROBLEMS.lowConfidence);
+		// The printed page says otherwise than the MRZ: a misprint, a misread, or a tampered page.
+		if (viz && viz.mismatched.length > 0) problems.add(DOCUMENT_PROBLEMS.vizMismatch);
 		if (mrz && mrz.errors.some((e: string) => !e.includes('check digit'))) problems.add(DOCUMENT_PROBLEMS.invalidField);
 		if (barcode?.aamva && barcode.aamva.errors.length > 0) problems.add(DOCUMENT_PROBLEMS.invalidField);
 		if (fields.expired === 'true') problems.add(DOCUMENT_PROBLEMS.expired);
@@ -248,6 +277,7 @@ export class DocumentReader {
 			documentType,
 			fields,
 			mrz,
+			viz,
 			barcode,
 			portrait,
 			sides: work.map((w) => w.side),

@@ -1,8 +1,8 @@
 import { MRZ_ALPHABET } from '#lib/documents/ctc-decode.ts';
 import { decodeMrz, type MrzLineScores } from '#lib/documents/mrz-decode.ts';
 import { parseMrzLines, readMrzFromText, type MrzReading, type ParseMrzOptions } from '#lib/documents/mrz-parse.ts';
-import type { Raster } from '#lib/documents/raster.ts';
-import { skewFromBoxes } from '#lib/documents/skew.ts';
+import type { Quad, Raster } from '#lib/documents/raster.ts';
+import { boxesAlong, skewHypotheses } from '#lib/documents/skew.ts';
 import type { TextBox } from '#lib/documents/text-detection.ts';
 import { alignBlock, flipQuad, groupTextLines, type TextLine } from '#lib/documents/text-lines.ts';
 import type { OcrEngine } from './ocr-engine.ts';
@@ -21,7 +21,10 @@ export interface MrzReadResult {
 	flipped: boolean;
 	/** OCR text of the lines tried, top to bottom (for diagnostics). */
 	ocrLines: string[];
-	boxes: number;
+	/** Text boxes the detector found (all of them: the visual zone is read from them too). */
+	boxes: TextBox[];
+	/** The lines read as the MRZ (image coordinates, along the text), when one was read. */
+	mrzQuads: Quad[];
 	timings: MrzStageTimings;
 }
 
@@ -76,22 +79,41 @@ function decodeTopWindows(scores: readonly (MrzLineScores | undefined)[], texts:
 
 /**
  * Reads the MRZ of a (perspective-corrected where possible) document image: detects text, takes
- * the skew from the boxes, merges boxes into lines along it, recognises the long thin lines with the
- * MRZ alphabet (crop stretched ×1.5), then finds and parses the MRZ group. Tries the page upside
- * down when the first pass finds none.
+ * the text direction of the page's longest line (the MRZ band), merges the boxes that run along it
+ * into lines, recognises the long thin lines with the MRZ alphabet (crop stretched ×1.5), then
+ * finds and parses the MRZ group. Tries the page upside down when the first pass finds none, and
+ * the next text direction when nothing along the first even looked like an MRZ.
  */
 export async function readMrz(engine: OcrEngine, image: Raster, options: ParseMrzOptions & { constrained?: boolean } = {}): Promise<MrzReadResult> {
 	const timings: MrzStageTimings = { det: 0, rec: 0, parse: 0 };
-	let t = performance.now();
+	const t = performance.now();
 	const boxes: TextBox[] = await engine.detect(image);
 	timings.det = performance.now() - t;
-	const skew = skewFromBoxes(boxes) ?? 0;
-	const lines = groupTextLines(boxes, skew);
+	const directions = skewHypotheses(boxes);
+	let result: MrzReadResult | null = null;
+	for (const skew of directions.length ? directions.slice(0, MAX_DIRECTIONS) : [0]) {
+		const attempt = await readAlong(engine, image, boxes, skew, options, timings);
+		// The first direction's result stands unless it showed nothing like an MRZ and another does.
+		if (!result || attempt.reading) result = attempt;
+		if (attempt.reading || attempt.sawFiller) break;
+	}
+	return result!;
+}
+
+/** Directions tried at most: the MRZ band's, then one other (a facing page, a photo turned 90°). */
+const MAX_DIRECTIONS = 2;
+
+async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], skew: number, options: ParseMrzOptions & { constrained?: boolean }, timings: MrzStageTimings): Promise<MrzReadResult & { sawFiller: boolean }> {
+	let t = performance.now();
+	// Only text running along the MRZ band: a facing page's vertical text would bend the lines.
+	const lines = groupTextLines(boxesAlong(boxes, skew), skew);
 	// The MRZ sits at the bottom: try the lowest long lines first, keep page order for grouping.
 	const candidates = alignBlock(mrzLikeLines(lines).slice(-MAX_CANDIDATES));
-	const result: MrzReadResult = { reading: null, skew, flipped: false, ocrLines: [], boxes: boxes.length, timings };
-	let best: { reading: MrzReading; flipped: boolean; texts: string[] } | null = null;
-	let bestConstrained: (Constrained & { flipped: boolean; texts: string[] }) | null = null;
+	timings.parse += performance.now() - t;
+	const result: MrzReadResult & { sawFiller: boolean } = { reading: null, skew, flipped: false, ocrLines: [], boxes, mrzQuads: [], timings, sawFiller: false };
+	type Pass = { flipped: boolean; texts: string[]; quads: Quad[] };
+	let best: ({ reading: MrzReading } & Pass) | null = null;
+	let bestConstrained: (Constrained & Pass) | null = null;
 	let lastTexts: string[] = [];
 	let sawFiller = false;
 	for (const flipped of [false, true]) {
@@ -102,6 +124,7 @@ export async function readMrz(engine: OcrEngine, image: Raster, options: ParseMr
 		// Upside-down pages are rare: one stretch is enough to notice one.
 		for (const stretch of flipped ? STRETCHES.slice(0, 1) : STRETCHES) {
 			const texts: string[] = [];
+			const quads: Quad[] = [];
 			const scores: (MrzLineScores | undefined)[] = [];
 			// The MRZ is at the bottom of the page: read upwards and stop as soon as a group checks out.
 			for (let i = ordered.length - 1; i >= 0; i--) {
@@ -110,6 +133,7 @@ export async function readMrz(engine: OcrEngine, image: Raster, options: ParseMr
 				const { text, mrzScores } = await engine.recognize(image, quad, { alphabet: MRZ_ALPHABET, stretch });
 				timings.rec += performance.now() - t;
 				texts.unshift(text);
+				quads.unshift(quad);
 				scores.unshift(mrzScores);
 				if (text.includes('<<')) sawFiller = true;
 				// Every MRZ has filler runs; three lines without one mean this is not the MRZ end of the page.
@@ -119,9 +143,9 @@ export async function readMrz(engine: OcrEngine, image: Raster, options: ParseMr
 				const reading = readMrzFromText(texts, options);
 				const constrained = options.constrained === false ? null : decodeTopWindows(scores, texts, options);
 				timings.parse += performance.now() - t;
-				if (reading && (!best || score(reading) > score(best.reading))) best = { reading, flipped, texts: texts.slice() };
+				if (reading && (!best || score(reading) > score(best.reading))) best = { reading, flipped, texts: texts.slice(), quads: quads.slice() };
 				if (constrained && (!bestConstrained || score(constrained.reading) > score(bestConstrained.reading) || (score(constrained.reading) === score(bestConstrained.reading) && constrained.logLikelihood > bestConstrained.logLikelihood))) {
-					bestConstrained = { ...constrained, flipped, texts: texts.slice() };
+					bestConstrained = { ...constrained, flipped, texts: texts.slice(), quads: quads.slice() };
 				}
 				if (constrained?.reading.checkDigitsValid || reading?.checkDigitsValid) break;
 			}
@@ -130,6 +154,7 @@ export async function readMrz(engine: OcrEngine, image: Raster, options: ParseMr
 		}
 		if (best || bestConstrained) break;
 	}
+	result.sawFiller = sawFiller;
 	result.ocrLines = lastTexts;
 	// The probability-decoded reading when it checks out (it carries field confidences; on the
 	// generated set, which neither reader was tuned on, it read 74 % exactly against 68 % for the text
@@ -160,6 +185,7 @@ export async function readMrz(engine: OcrEngine, image: Raster, options: ParseMr
 		result.reading = chosen.reading;
 		result.flipped = chosen.flipped;
 		result.ocrLines = chosen.texts;
+		result.mrzQuads = chosen.quads;
 	}
 	return result;
 }

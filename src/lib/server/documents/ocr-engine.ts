@@ -7,6 +7,7 @@ import type { MrzLineScores } from '#lib/documents/mrz-decode.ts';
 import { resize, type Quad, type Raster } from '#lib/documents/raster.ts';
 import { dbPostprocess, type TextBox } from '#lib/documents/text-detection.ts';
 import { warpQuad } from '#lib/documents/warp.ts';
+import { loadInTurn } from '../event-loop.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -70,7 +71,8 @@ export class OcrEngine {
 	static async load(options: { threads?: number; mrzScoreTemperature?: number } = {}): Promise<OcrEngine> {
 		const paths = ocrModelPaths();
 		const so: ort.InferenceSession.SessionOptions = { intraOpNumThreads: options.threads ?? 2, graphOptimizationLevel: 'all' };
-		const [det, rec] = await Promise.all([ort.InferenceSession.create(paths.detection, so), ort.InferenceSession.create(paths.recognition, so)]);
+		// One after the other with a yield between: each creation holds the event loop (event-loop.ts).
+		const [det, rec] = await loadInTurn([() => ort.InferenceSession.create(paths.detection, so), () => ort.InferenceSession.create(paths.recognition, so)]);
 		// Class 0 is the CTC blank, then the dictionary, then a space (PaddleOCR `use_space_char`).
 		const labels = readFileSync(paths.dictionary, 'utf8').replace(/\r/g, '').split('\n');
 		if (labels.at(-1) === '') labels.pop();
@@ -125,6 +127,51 @@ export class OcrEngine {
 		const scores = probs.data as Float32Array;
 		const greedy = ctcGreedyDecode(scores, steps, classes, this.labels, allowed, mrz ? this.mrzWeights : undefined);
 		return mrz ? { ...greedy, mrzScores: this.mrzScores(scores, steps, classes) } : greedy;
+	}
+
+	/**
+	 * Reads several short lines of printed text (the visual zone) with the full dictionary, in
+	 * batches of strips of like width padded to the widest (one model run per batch, as PaddleOCR
+	 * batches: cheaper than a run per line). `squeeze` < 1 narrows the strips: the cost is linear in
+	 * their width, and printed (proportional) text still has a few time steps per glyph at half width.
+	 * Results in the order of `quads`.
+	 */
+	async recognizeMany(image: Raster, quads: readonly Quad[], options: { batch?: number; maxWidth?: number; squeeze?: number } = {}): Promise<CtcResult[]> {
+		const batch = options.batch ?? 8;
+		const squeeze = options.squeeze ?? 1;
+		const maxWidth = options.maxWidth ?? 640;
+		const strips = quads.map((quad, index) => {
+			const wq = Math.max(Math.hypot(quad[1][0] - quad[0][0], quad[1][1] - quad[0][1]), Math.hypot(quad[2][0] - quad[3][0], quad[2][1] - quad[3][1]));
+			const hq = Math.max(Math.hypot(quad[3][0] - quad[0][0], quad[3][1] - quad[0][1]), Math.hypot(quad[2][0] - quad[1][0], quad[2][1] - quad[1][1]));
+			const width = Math.min(maxWidth, Math.max(16, Math.round((REC_HEIGHT * wq * squeeze) / Math.max(1, hq))));
+			return { index, strip: warpQuad(image, quad, width, REC_HEIGHT, [255, 255, 255]) };
+		});
+		strips.sort((a, b) => a.strip.width - b.strip.width);
+		const out: CtcResult[] = new Array(quads.length);
+		for (let s = 0; s < strips.length; s += batch) {
+			const group = strips.slice(s, s + batch);
+			const w = group[group.length - 1].strip.width;
+			const plane = w * REC_HEIGHT;
+			// Padding is 0 after normalisation (mid grey), as PaddleOCR pads its batches.
+			const input = new Float32Array(group.length * 3 * plane);
+			group.forEach(({ strip }, b) => {
+				const { width: sw, channels: c, data } = strip;
+				for (let y = 0; y < REC_HEIGHT; y++) {
+					for (let x = 0; x < sw; x++) {
+						const i = y * sw + x;
+						for (let ch = 0; ch < 3; ch++) input[b * 3 * plane + ch * plane + y * w + x] = (data[i * c + (c === 1 ? 0 : 2 - ch)] / 255 - 0.5) / 0.5;
+					}
+				}
+			});
+			const result = await this.rec.run({ x: new ort.Tensor('float32', input, [group.length, 3, REC_HEIGHT, w]) });
+			const probs = result[this.rec.outputNames[0]];
+			const [, steps, classes] = probs.dims as number[];
+			const data = probs.data as Float32Array;
+			group.forEach(({ index }, b) => {
+				out[index] = ctcGreedyDecode(data.subarray(b * steps * classes, (b + 1) * steps * classes), steps, classes, this.labels);
+			});
+		}
+		return out;
 	}
 
 	/**
