@@ -9,6 +9,7 @@ import { laplacianVariance, mean, placement, type FrameQuality } from '#lib/face
 import { qualityGate, type QualitySettings, type QualityVerdict } from '#lib/face/quality-gate.ts';
 import { frBoxFromBlaze } from './box-from.ts';
 import type { DetectorFrame } from './detector.ts';
+import { plausibleFaces } from './face-plausibility.ts';
 import { keypointPose } from './keypoint-pose.ts';
 
 export interface LiveCheck {
@@ -23,23 +24,59 @@ export interface LiveCheck {
 export type CropReader = (box: Box, size: number, out: Float32Array) => void;
 
 /**
- * Measures the largest face of a detector frame and gates it. `readCrop` is called only when there is
- * exactly one face (otherwise the verdict is already decided). `scratch` is reused across frames.
+ * The face crop's last measurement, kept across frames: while the face box stays where it was
+ * measured, its sharpness and exposure are taken as they were for up to MAX_REUSED_FRAMES frames
+ * (reading the crop is a third of a frame's work on a slow phone).
  */
-export function checkFrame(frame: DetectorFrame, settings: Partial<QualitySettings>, readCrop: CropReader, scratch: Float32Array): LiveCheck {
-	// People, as the server counts them: a box nested in the face or a speck far smaller is not one.
-	const faces = distinctFaces(frame.faces);
-	if (!faces.length) return { quality: { faceCount: 0, face: null }, verdict: qualityGate({ faceCount: 0, face: null }, settings), box: null, frBox: null };
+export interface CropMemo {
+	box: Box | null;
+	sharpness: number;
+	luminance: number;
+	/** Frames since the crop was last read. */
+	reused: number;
+}
+
+export const createCropMemo = (): CropMemo => ({ box: null, sharpness: 0, luminance: 128, reused: 0 });
+
+/** Re-read the crop at least every this many frames + 1 even when nothing moved (light can change). */
+export const MAX_REUSED_FRAMES = 3;
+/** "Did not move": no side of the box moved by more than this share of its width. */
+export const STILL_BOX_SHARE = 0.02;
+
+export function isStill(a: Box, b: Box): boolean {
+	const limit = STILL_BOX_SHARE * a.width;
+	return Math.abs(a.x - b.x) <= limit && Math.abs(a.y - b.y) <= limit && Math.abs(a.x + a.width - b.x - b.width) <= limit && Math.abs(a.y + a.height - b.y - b.height) <= limit;
+}
+
+/**
+ * Measures the largest face of a detector frame and gates it. `readCrop` is called only when there is
+ * exactly one face (otherwise the verdict is already decided) and, with a `memo`, only when the face
+ * moved or the last reading is MAX_REUSED_FRAMES frames old. `scratch` is reused across frames.
+ */
+export function checkFrame(frame: DetectorFrame, settings: Partial<QualitySettings>, readCrop: CropReader, scratch: Float32Array, memo?: CropMemo): LiveCheck {
+	// People, as the server counts them: a box nested in the face or a speck far smaller is not one;
+	// and a detection without a face's confidence and keypoints (a coffee cup) is no one at all.
+	const faces = distinctFaces(plausibleFaces(frame.faces));
+	if (!faces.length) {
+		if (memo) memo.box = null;
+		return { quality: { faceCount: 0, face: null }, verdict: qualityGate({ faceCount: 0, face: null }, settings), box: null, frBox: null };
+	}
 	const largest = faces[0]!;
 	const frBox = frBoxFromBlaze(largest.box);
 	const size = Math.round(Math.sqrt(scratch.length));
 	let sharpness = 0;
 	let luminance = 128;
 	if (faces.length === 1) {
-		readCrop(frBox, size, scratch);
-		sharpness = laplacianVariance(scratch, size, size);
-		luminance = mean(scratch, size * size);
-	}
+		if (memo?.box && memo.reused < MAX_REUSED_FRAMES && isStill(memo.box, frBox)) {
+			memo.reused++;
+			({ sharpness, luminance } = memo);
+		} else {
+			readCrop(frBox, size, scratch);
+			sharpness = laplacianVariance(scratch, size, size);
+			luminance = mean(scratch, size * size);
+			if (memo) Object.assign(memo, { box: frBox, sharpness, luminance, reused: 0 });
+		}
+	} else if (memo) memo.box = null;
 	const quality: FrameQuality = {
 		faceCount: faces.length,
 		face: {
