@@ -1,23 +1,26 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FaceQualityMetrics } from '#lib/face/quality.ts';
+import { verifyTurnContinuity } from '#lib/face/turn-continuity.ts';
 import { qualityGate } from '#lib/face/quality-gate.ts';
 import { CaptureMachine, type CaptureConfig, type CapturePorts, type Cue, type EvidencePayload, type UploadAnswer } from './capture-machine.ts';
 import type { FaceAnalyser } from './face-worker-client.ts';
 import type { FrameResult } from './face-worker-protocol.ts';
 import type { LiveCheck } from './frame-gate.ts';
 
-type Scene = 'none' | 'good' | 'small';
+/** 'off': no frame yet (the camera is starting, the detector is loading). */
+type Scene = 'none' | 'good' | 'small' | 'off';
 
 /** A fake camera + detector + worker: what the "user" does is a function of time since the test began. */
-function harness(script: { scene: (t: number) => Scene; yaw?: (t: number) => number; ear?: (t: number) => number; liveness?: number; analyseMs?: number }, answers: UploadAnswer[] = [{ kind: 'moved' }]) {
+function harness(script: { scene: (t: number) => Scene; yaw?: (t: number) => number; ear?: (t: number) => number; liveness?: number; analyseMs?: number; uploadMs?: number }, answers: UploadAnswer[] = [{ kind: 'moved' }]) {
 	const t0 = Date.now();
 	const at = () => Date.now() - t0;
 	const uploads: EvidencePayload[] = [];
 	const cues: Cue[] = [];
 	const dropped: (number[] | 'all')[] = [];
 	const face = (size: number): FaceQualityMetrics => ({ faceSize: size, centreOffset: 0.02, yaw: 0, pitch: 0, roll: 0, sharpness: 200, luminance: 120, eyeAspectRatio: NaN });
-	const check = (): LiveCheck => {
+	const check = (): LiveCheck | null => {
 		const scene = script.scene(at());
+		if (scene === 'off') return null;
 		const quality = scene === 'none' ? { faceCount: 0, face: null } : { faceCount: 1, face: face(scene === 'good' ? 200 : 60) };
 		const box = scene === 'none' ? null : { x: 200, y: 120, width: 200, height: 200 };
 		return { quality, verdict: qualityGate(quality), box, frBox: box };
@@ -28,7 +31,7 @@ function harness(script: { scene: (t: number) => Scene; yaw?: (t: number) => num
 			const t = at();
 			// A slow phone's worker: the answer comes this long after the frame was taken.
 			if (script.analyseMs) await new Promise((r) => setTimeout(r, script.analyseMs));
-			const present = script.scene(t) !== 'none';
+			const present = script.scene(t) === 'good' || script.scene(t) === 'small';
 			const signature = new Float32Array(256).fill(frameId % 7);
 			const result: FrameResult = {
 				frameId,
@@ -55,6 +58,8 @@ function harness(script: { scene: (t: number) => Scene; yaw?: (t: number) => num
 		analyser,
 		upload: async (e) => {
 			uploads.push(e);
+			// The server's verdict takes its time (analysis of every frame).
+			if (script.uploadMs) await new Promise((r) => setTimeout(r, script.uploadMs));
 			return answers.shift() ?? { kind: 'moved' };
 		},
 		cue: (c) => void cues.push(c),
@@ -120,6 +125,66 @@ describe('CaptureMachine (fake detector, fake timers)', () => {
 		expect(upload.alignedFace).not.toBeNull();
 	});
 
+	it('shows the light challenge while the head turns, keeps capturing till the colours are over, and uploads the turn and the colours', async () => {
+		const light = {
+			steps: [
+				{ colour: '#4f7ff0', ms: 400 },
+				{ colour: '#e0c040', ms: 550 },
+				{ colour: '#3fbf7f', ms: 350 },
+				{ colour: '#b070e0', ms: 500 },
+				{ colour: '#40c0d0', ms: 450 }
+			]
+		};
+		// A cooperative user: turns left at ~90°/s half a second after being asked (the challenge begins near 1.9 s).
+		const yaw = (t: number) => Math.max(0, Math.min(30, (t - 2400) * 0.09));
+		const run = async (withLight: boolean) => {
+			const h = harness({ scene: () => 'good', yaw });
+			const m = new CaptureMachine(h.ports, config({ challenge: 'turnLeft', light: withLight ? light : null }));
+			const colours: (string | null)[] = [];
+			m.subscribe((v) => {
+				if (colours.at(-1) !== v.light) colours.push(v.light);
+			});
+			await m.start();
+			let doneAt = -1;
+			for (let t = 0; t < 10_000 && doneAt < 0; t += 50) {
+				await vi.advanceTimersByTimeAsync(50);
+				if (m.view.phase === 'done') doneAt = h.at();
+			}
+			return { h, colours, doneAt, m };
+		};
+		const plain = await run(false);
+		const lit = await run(true);
+		expect(lit.m.view.phase).toBe('done');
+		// Every colour, in order, then none.
+		expect(lit.colours.filter((c) => c !== null)).toEqual(light.steps.map((s) => s.colour));
+		expect(lit.colours.at(-1)).toBeNull();
+		expect(plain.colours.filter((c) => c !== null)).toEqual([]);
+		const [upload] = lit.h.uploads;
+		expect(upload.lightStartedAt).toBeGreaterThan(0);
+		expect(upload.frames.length).toBeLessThanOrEqual(12);
+		const start = upload.lightStartedAt!;
+		const duration = light.steps.reduce((a, s) => a + s.ms, 0);
+		const inWindow = upload.frames.filter((f) => f.t >= start && f.t <= start + duration + 300);
+		expect(inWindow.length).toBeGreaterThanOrEqual(8);
+		// The turn's frames go up in small steps: frontal, on the way, turned.
+		const yaws = upload.frames.map((f) => yaw(f.t));
+		expect(yaws.some((y) => y > 5 && y < 25)).toBe(true);
+		// …which the server's continuity check accepts on the uploaded frames alone.
+		const box = { x: 200, y: 120, width: 200, height: 200 };
+		expect(verifyTurnContinuity(1, upload.frames.map((f) => ({ t: f.t, yaw: yaw(f.t), box })))).toMatchObject({ continuous: true });
+		// Each step has a frame after its change (the late-response check reads it).
+		let at = start;
+		for (const step of light.steps) {
+			expect(upload.frames.some((f) => f.t > at + 100 && f.t < at + step.ms + 150), `step at ${at}`).toBe(true);
+			at += step.ms;
+		}
+		// The time the light adds to the node on this script: the colours outlast the turn.
+		const added = lit.doneAt - plain.doneAt;
+		expect(added).toBeGreaterThan(0);
+		expect(added).toBeLessThan(duration + 300);
+		console.info(`light challenge adds ${added} ms (sequence ${duration} ms; node ${plain.doneAt} → ${lit.doneAt} ms)`);
+	});
+
 	it('starts the hold over when the face leaves, and drops the frames of the broken hold', async () => {
 		const h = harness({ scene: (t) => (t < 600 || t > 1200 ? 'good' : 'none') });
 		const m = new CaptureMachine(h.ports, config({ captureDelay: 1500 }));
@@ -178,5 +243,65 @@ describe('CaptureMachine (fake detector, fake timers)', () => {
 		expect(m.view.phase).toBe('cancelled');
 		expect(h.uploads).toHaveLength(0);
 		expect(vi.getTimerCount()).toBe(0);
+	});
+
+	it('says nothing about the face until the detector has looked: "Getting the camera ready…", then what it saw', async () => {
+		const h = harness({ scene: (t) => (t < 700 ? 'off' : 'good') });
+		const m = new CaptureMachine(h.ports, config({ captureDelay: 900 }));
+		const messages: [number, string | null][] = [];
+		m.subscribe((v) => {
+			if (v.message && messages.at(-1)?.[1] !== v.message) messages.push([h.at(), v.message]);
+		});
+		await m.start();
+		await vi.advanceTimersByTimeAsync(600);
+		expect(m.view).toMatchObject({ phase: 'positioning', message: 'guidance.loading' });
+		await vi.advanceTimersByTimeAsync(200);
+		// The first words after "Getting the camera ready…" are the detector's: the face is there.
+		expect(messages.map(([, k]) => k)).toEqual(['guidance.loading', 'guidance.good']);
+		expect(messages[1][0]).toBeLessThanOrEqual(700 + 100);
+	});
+
+	it('the hold ends when the ring does: after a full ring the user reads "Checking…", never "hold it there"', async () => {
+		const h = harness({ scene: () => 'good', uploadMs: 3000 });
+		const m = new CaptureMachine(h.ports, config({ captureDelay: 900 }));
+		const seen: { phase: string; message: string | null; progress: number; t: number }[] = [];
+		m.subscribe((v) => seen.push({ phase: v.phase, message: v.message, progress: v.progress, t: h.at() }));
+		await m.start();
+		await vi.advanceTimersByTimeAsync(6000);
+		expect(m.view.phase).toBe('done');
+		const full = seen.findIndex((v) => v.progress >= 1);
+		expect(full).toBeGreaterThan(0);
+		const after = seen.slice(full).filter((v) => v.phase !== 'done');
+		expect(after.length).toBeGreaterThan(0);
+		for (const v of after) expect(v.message).toBe('guidance.checking');
+		// "Checking…" from the moment the ring is full until the server answered, 3 s later.
+		expect(seen.filter((v) => v.message === 'guidance.good').every((v) => v.t <= seen[full].t)).toBe(true);
+	});
+
+	it('a try with no face in view ends as noFace after a few seconds, not at the node time limit', async () => {
+		const h = harness({ scene: () => 'none' }, [{ kind: 'retry', reason: 'noFace', challenge: null, triesLeft: 2 }, { kind: 'moved' }]);
+		const m = new CaptureMachine(h.ports, config({ timeoutMs: 45_000 }));
+		await m.start();
+		await vi.advanceTimersByTimeAsync(7500);
+		expect(h.uploads).toHaveLength(0);
+		expect(m.view.message).toBe('guidance.noFace');
+		await vi.advanceTimersByTimeAsync(1500);
+		expect(h.uploads).toHaveLength(1);
+		expect(h.uploads[0].claim).toMatchObject({ reason: 'noFace', outcome: 'deepfakeDetected' });
+		expect(h.uploads[0].frames.map((f) => f.kind)).toEqual(['scene', 'scene', 'scene']);
+		expect(m.view).toMatchObject({ phase: 'retry', triesLeft: 2, message: 'failure.noFace' });
+		// The next try counts its own seconds: another 8 s after the pause, then the server's answer.
+		await vi.advanceTimersByTimeAsync(2500 + 8000 + 500);
+		expect(h.uploads).toHaveLength(2);
+		expect(m.view.phase).toBe('done');
+	});
+
+	it('a face in view, even one the gate refuses, keeps the try going (the user is there, being guided)', async () => {
+		const h = harness({ scene: (t) => (t < 5000 ? 'none' : 'small') });
+		const m = new CaptureMachine(h.ports, config({ timeoutMs: 45_000 }));
+		await m.start();
+		await vi.advanceTimersByTimeAsync(20_000);
+		expect(h.uploads).toHaveLength(0);
+		expect(m.view).toMatchObject({ phase: 'positioning', message: 'guidance.moveCloser' });
 	});
 });

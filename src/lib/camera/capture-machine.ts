@@ -4,6 +4,8 @@
 // with a fake detector and fake timers.
 import type { FaceClaim, FaceFailureReason } from '#lib/domain/page/face-evidence.schema.ts';
 import type { Challenge } from '#lib/domain/face/challenge.ts';
+import { LIGHT_TAIL_MS, lightDuration, type LightSequence } from '#lib/domain/face/light-challenge.ts';
+import { chooseChallengeFrames } from './challenge-frames.ts';
 import { verifyChallenge, type ChallengeSample } from '#lib/face/challenge.ts';
 import { cosineSimilarity } from '#lib/face/embedding.ts';
 import { LIVENESS_THRESHOLD } from '#lib/face/face-thresholds.ts';
@@ -20,6 +22,8 @@ export type Cue = 'ready' | 'capture' | 'success' | 'fail';
 
 export interface CaptureConfig {
 	challenge: Challenge | null;
+	/** The light challenge's colours, shown while the challenge runs (null: none). */
+	light?: LightSequence | null;
 	/** Milliseconds the gate must keep passing before the capture (captureDelay). */
 	captureDelay: number;
 	/** Milliseconds between detections (detectionInterval). */
@@ -30,6 +34,8 @@ export interface CaptureConfig {
 	passiveFrames?: number;
 	/** Time allowed for the challenge (default 10 s). */
 	challengeMs?: number;
+	/** A try with no face in view for this long ends as noFace (default 8 s; see NO_FACE_MS). */
+	noFaceMs?: number;
 	/** Frames grabbed before this node (recognition: while the avatar spoke in the node before). */
 	buffered?: { bitmap: ImageBitmap; box: Box | null }[];
 	/** An embedding of a face captured earlier on this page (compare against the session's capture). */
@@ -44,11 +50,13 @@ export interface EvidencePayload {
 	frames: { image: ArrayBuffer; t: number; kind: 'best' | 'challenge' | 'passive' | 'scene' }[];
 	alignedFace: ArrayBuffer | null;
 	claim: FaceClaim;
+	/** When the light challenge's colours began (frames' clock). */
+	lightStartedAt?: number;
 }
 
 export type UploadAnswer =
 	| { kind: 'moved' }
-	| { kind: 'retry'; reason: FaceFailureReason; challenge: Challenge | null; triesLeft: number }
+	| { kind: 'retry'; reason: FaceFailureReason; challenge: Challenge | null; light?: LightSequence | null; triesLeft: number }
 	| { kind: 'failed'; error: string };
 
 export interface CapturePorts {
@@ -77,12 +85,20 @@ export interface CaptureView {
 	triesLeft: number | null;
 	/** Face box of the last check (detector pixels), for the overlay. */
 	box: Box | null;
+	/** The light challenge's colour on screen now (#rrggbb), or null. */
+	light: string | null;
 }
 
 const CHALLENGE_STEP_MS = { turnLeft: 120, turnRight: 120, blink: 60 } as const;
 /** A passing gate may fail this long (a blink, a twitch) before the hold starts over. */
 const HOLD_GRACE_MS = 400;
 const RETRY_PAUSE_MS = 2500;
+/**
+ * With no face in view for this long, the try ends and the server looks at what the camera sees. A
+ * person in front of the camera is found within a frame or two; one who is not (a cup held up, an
+ * empty room) used to wait out the node's whole time limit, try after try.
+ */
+const NO_FACE_MS = 8000;
 const MAX_FRAMES = 12;
 
 interface Grabbed {
@@ -93,12 +109,15 @@ interface Grabbed {
 }
 
 export class CaptureMachine {
-	view: CaptureView = { phase: 'loading', message: null, progress: 0, challenge: null, reason: null, triesLeft: null, box: null };
+	view: CaptureView = { phase: 'loading', message: null, progress: 0, challenge: null, reason: null, triesLeft: null, box: null, light: null };
 
 	readonly #ports: CapturePorts;
 	readonly #config: CaptureConfig;
 	readonly #listeners = new Set<(v: CaptureView) => void>();
 	#challenge: Challenge | null;
+	#light: LightSequence | null;
+	/** When this try's colours began and when they (and the camera's latency after them) are over; frames' clock. */
+	#lightWindow: { startedAt: number; endsAt: number } | null = null;
 	#timers = new Set<unknown>();
 	#startedAt = 0;
 	#holdStart = 0;
@@ -112,12 +131,15 @@ export class CaptureMachine {
 	#sending = false;
 	#attempt = 0;
 	#framesSeen = 0;
+	/** When the detector last stopped seeing any face (0: it sees one, or has not looked yet). */
+	#noFaceSince = 0;
 	#buffered: CaptureConfig['buffered'];
 
 	constructor(ports: CapturePorts, config: CaptureConfig) {
 		this.#ports = ports;
 		this.#config = config;
 		this.#challenge = config.challenge;
+		this.#light = config.light ?? null;
 		this.#buffered = config.buffered;
 	}
 
@@ -168,7 +190,10 @@ export class CaptureMachine {
 
 	#position(): void {
 		this.#holdStart = 0;
-		this.#set({ phase: 'positioning', progress: 0, reason: null, challenge: null, message: 'guidance.noFace' });
+		this.#noFaceSince = 0;
+		// The words stay "Getting the camera ready…" until the detector has looked at a frame: the
+		// first guidance is what it saw, never a "we can't see your face" it did not say.
+		this.#set({ phase: 'positioning', progress: 0, reason: null, challenge: null, message: 'guidance.loading' });
 		this.#after(0, () => this.#tick());
 	}
 
@@ -180,6 +205,7 @@ export class CaptureMachine {
 		if (!check) return;
 		this.#framesSeen++;
 		const now = this.#ports.now();
+		if (this.#noFaceFor(check, now)) return;
 		if (check.verdict.pass) {
 			this.#failingSince = 0;
 			if (phase === 'positioning') {
@@ -193,11 +219,12 @@ export class CaptureMachine {
 			const due = this.#frames.filter((f) => f.kind === 'passive').length;
 			// The ring fills as the hold does, but never ahead of the frames actually analysed: on a slow
 			// device (or while the models load) a full ring with "hold it there" went on for seconds.
+			// The hold ends the moment the ring is full: no "hold it there" with a full ring.
+			if (held >= delay && due >= passive && !this.#busy) return void this.#captured();
 			const timeShare = delay > 0 ? Math.min(1, held / delay) : 1;
-			this.#set({ box: check.box, progress: Math.min(timeShare, passive > 0 ? due / passive : 1), message: 'guidance.good' });
+			this.#set({ box: check.box, progress: Math.min(timeShare, passive > 0 ? due / passive : 1, 0.99), message: 'guidance.good' });
 			// Passive frames spread over the hold: frame k once the hold is k/passive through.
 			if (!this.#busy && due < passive && held >= (delay * due) / passive) void this.#grab('passive', check.box);
-			if (held >= delay && due >= passive && !this.#busy) this.#captured();
 			return;
 		}
 		this.#set({ box: check.box, message: guidanceFor(check.verdict.reasons) });
@@ -214,14 +241,38 @@ export class CaptureMachine {
 		}
 	}
 
+	/** Counts how long no face has been in view; past noFaceMs, ends the try (true when it did). */
+	#noFaceFor(check: LiveCheck, now: number): boolean {
+		if (check.quality.faceCount > 0) {
+			this.#noFaceSince = 0;
+			return false;
+		}
+		this.#noFaceSince ||= now;
+		if (this.view.phase !== 'positioning' || now - this.#noFaceSince < (this.#config.noFaceMs ?? NO_FACE_MS)) return false;
+		void this.#endTry('noFace');
+		return true;
+	}
+
+	/** Ends the try without a capture: the server is shown what the camera sees, and decides. */
+	async #endTry(reason: FaceFailureReason): Promise<void> {
+		this.#set({ phase: 'analysing', message: 'guidance.checking', progress: 0, box: null });
+		for (let i = 0; i < 3; i++) {
+			await this.#inflight.catch(() => undefined);
+			await this.#grab('scene', this.#ports.check()?.box ?? null);
+		}
+		await this.#analyse(reason);
+	}
+
 	#captured(): void {
 		this.#ports.cue('capture');
 		if (this.#challenge) {
 			this.#samples = [];
 			const challengeStart = this.#ports.now();
 			this.#set({ phase: 'challenge', challenge: this.#challenge, message: challengeKey(this.#challenge), progress: 0 });
+			this.#startLight();
 			const step = async () => {
 				if (this.view.phase !== 'challenge') return;
+				const stepStart = this.#ports.now();
 				const check = this.#ports.check();
 				const grabbed = await this.#grab('challenge', check?.box ?? null);
 				if (this.view.phase !== 'challenge') return;
@@ -229,6 +280,12 @@ export class CaptureMachine {
 				const verdict = verifyChallenge(this.#challenge!, this.#samples);
 				this.#set({ progress: verdict.progress, box: check?.box ?? null });
 				const timedOut = this.#ports.now() - challengeStart > (this.#config.challengeMs ?? 10_000);
+				// The movement and the light are judged on the same frames: keep grabbing till the colours are over.
+				// One grab every CHALLENGE_STEP_MS from the last one's start, not after its analysis: on a busy
+				// machine the analysis took ~200 ms and frames came 320+ ms apart, wider than the server's
+				// continuity check allows between frames of the turn.
+				const next = Math.max(0, CHALLENGE_STEP_MS[this.#challenge!] - (this.#ports.now() - stepStart));
+				if (verdict.passed && this.#lightRunning() && !timedOut) return this.#after(next, () => void step());
 				if (verdict.passed) {
 					// A few frames more: the eyes reopening, the head coming back.
 					this.#after(150, async () => {
@@ -238,7 +295,7 @@ export class CaptureMachine {
 					return;
 				}
 				if (timedOut) return void this.#analyse();
-				this.#after(CHALLENGE_STEP_MS[this.#challenge!], () => void step());
+				this.#after(next, () => void step());
 			};
 			this.#after(0, () => void step());
 			return;
@@ -247,7 +304,7 @@ export class CaptureMachine {
 	}
 
 	async #useBuffered(frames: NonNullable<CaptureConfig['buffered']>): Promise<void> {
-		this.#set({ phase: 'analysing', message: 'guidance.capturing' });
+		this.#set({ phase: 'analysing', message: 'guidance.checking' });
 		for (const f of frames) {
 			const id = this.#nextFrameId++;
 			try {
@@ -306,7 +363,9 @@ export class CaptureMachine {
 	}
 
 	async #send(reason: FaceFailureReason | null): Promise<void> {
-		this.#set({ phase: 'analysing', message: 'guidance.capturing', progress: 1 });
+		// The ring is full and the frames are taken: the user may stop holding still. What follows
+		// (embedding, encoding, upload, the server's verdict) is "Checking…", never "hold it there".
+		this.#set({ phase: 'analysing', message: 'guidance.checking', progress: reason ? this.view.progress : 1 });
 		const chosen = this.#choose();
 		const passive = chosen.filter((f) => f.kind === 'passive' && f.result.face);
 		const best = [...passive].sort((a, b) => (b.result.liveness ?? 0) - (a.result.liveness ?? 0))[0] ?? null;
@@ -342,6 +401,7 @@ export class CaptureMachine {
 		};
 		const byId = new Map(chosen.map((f) => [f.id, f]));
 		const payload: EvidencePayload = {
+			...(this.#lightWindow ? { lightStartedAt: Math.round(this.#lightWindow.startedAt) } : {}),
 			frames: encoded.frames.map((e) => {
 				const f = byId.get(e.frameId)!;
 				return { image: e.jpeg, t: Math.round(f.t), kind: f === best ? 'best' : f.kind };
@@ -367,6 +427,7 @@ export class CaptureMachine {
 			this.#after(RETRY_PAUSE_MS, async () => {
 				await this.#reset();
 				this.#challenge = answer.challenge;
+				this.#light = answer.light ?? null;
 				this.#position();
 			});
 		} else {
@@ -374,17 +435,41 @@ export class CaptureMachine {
 		}
 	}
 
-	/** At most MAX_FRAMES: every passive frame, and the challenge frames that matter (start, peak, end). */
+	/** At most MAX_FRAMES: every passive frame, and the challenge frames that matter (challenge-frames.ts). */
 	#choose(): Grabbed[] {
 		const passive = this.#frames.filter((f) => f.kind !== 'challenge');
 		const challenge = this.#frames.filter((f) => f.kind === 'challenge');
 		const room = MAX_FRAMES - passive.length;
-		if (challenge.length <= room) return [...passive, ...challenge].sort((a, b) => a.t - b.t);
 		const peak = this.#challenge ? verifyChallenge(this.#challenge, this.#samples).peakIndex : -1;
-		const withFace = challenge.filter((f) => f.result.face);
-		const keep = new Set<Grabbed>([withFace[0], withFace[1], withFace[peak - 1], withFace[peak], withFace[peak + 1], withFace.at(-2), withFace.at(-1)].filter((f): f is Grabbed => !!f));
-		for (let i = 0; keep.size < room && i < challenge.length; i += Math.max(1, Math.floor(challenge.length / room))) keep.add(challenge[i]);
-		return [...passive, ...[...keep].slice(0, room)].sort((a, b) => a.t - b.t);
+		// The verdict's peak indexes the frames with a face (the samples), as do these.
+		const peakT = peak >= 0 ? this.#samples[peak]?.t : undefined;
+		const frames = challenge.map((f) => ({ t: f.t, yaw: f.result.face ? f.result.face.yaw : null }));
+		const light = this.#light && this.#lightWindow ? { sequence: this.#light, startedAt: this.#lightWindow.startedAt } : null;
+		const chosen = chooseChallengeFrames(frames, room, peakT === undefined ? -1 : challenge.findIndex((f) => f.t === peakT), light).map((i) => challenge[i]);
+		return [...passive, ...chosen].sort((a, b) => a.t - b.t);
+	}
+
+	/**
+	 * Shows the light challenge's colours, one step after another (the component draws `view.light`
+	 * full-screen). The frames' clock is the machine's: the server gets the start in it.
+	 */
+	#startLight(): void {
+		const sequence = this.#light;
+		if (!sequence) return;
+		const startedAt = this.#ports.now() - this.#startedAt;
+		this.#lightWindow = { startedAt, endsAt: startedAt + lightDuration(sequence) + LIGHT_TAIL_MS };
+		let at = 0;
+		this.#set({ light: sequence.steps[0].colour });
+		for (const [i, step] of sequence.steps.entries()) {
+			at += step.ms;
+			const next = sequence.steps[i + 1]?.colour ?? null;
+			this.#after(at, () => this.#set({ light: next }));
+		}
+	}
+
+	/** Whether the colours (and the camera's latency after them) are still running. */
+	#lightRunning(): boolean {
+		return this.#lightWindow !== null && this.#ports.now() - this.#startedAt < this.#lightWindow.endsAt;
 	}
 
 	#armTimeout(): void {
@@ -392,12 +477,7 @@ export class CaptureMachine {
 		this.#after(limit, async () => {
 			if (this.view.phase !== 'positioning' && this.view.phase !== 'holding' && this.view.phase !== 'challenge') return;
 			// Out of time: show the server what the camera sees, and let it decide (no face, usually).
-			this.#set({ phase: 'analysing', message: 'guidance.capturing' });
-			for (let i = 0; i < 3; i++) {
-				await this.#inflight.catch(() => undefined);
-				await this.#grab('scene', this.#ports.check()?.box ?? null);
-			}
-			await this.#analyse('timeout');
+			await this.#endTry('timeout');
 		});
 	}
 
@@ -406,6 +486,8 @@ export class CaptureMachine {
 		this.#timers.clear();
 		this.#frames = [];
 		this.#samples = [];
+		this.#lightWindow = null;
+		this.#set({ light: null });
 		this.#busy = false;
 		this.#startedAt = this.#ports.now();
 		await this.#ports.analyser.drop('all').catch(() => undefined);
@@ -414,13 +496,13 @@ export class CaptureMachine {
 
 	#fail(reason: FaceFailureReason): void {
 		this.#ports.cue('fail');
-		this.#set({ phase: 'failed', reason, message: failureKey(reason) });
+		this.#set({ phase: 'failed', reason, message: failureKey(reason), light: null });
 	}
 
 	#stop(phase: 'done' | 'cancelled'): void {
 		for (const t of this.#timers) this.#ports.clearTimeout(t);
 		this.#timers.clear();
-		this.#set({ phase, progress: phase === 'done' ? 1 : 0, message: phase === 'done' ? 'success' : null });
+		this.#set({ phase, progress: phase === 'done' ? 1 : 0, message: phase === 'done' ? 'success' : null, light: null });
 		void this.#ports.analyser.drop('all').catch(() => undefined);
 	}
 
