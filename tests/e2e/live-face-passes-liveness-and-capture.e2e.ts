@@ -28,7 +28,10 @@ test('a live face that turns as asked passes liveness_detection and face_scan ca
 		},
 		async (page, camera) => {
 			const face = page.getByTestId('face-node');
+			// Said before it starts, then shown full-screen while the challenge runs.
+			await expect(page.getByTestId('light-notice')).toBeVisible();
 			await expect(face).toHaveAttribute('data-phase', 'challenge', { timeout: 120_000 });
+			await expect(page.getByTestId('light-flash')).toHaveAttribute('style', /background-color: rgb\(\d+, \d+, \d+\)/);
 			await camera.show('turning');
 			await expect(face).not.toHaveAttribute('data-phase', 'challenge', { timeout: 60_000 });
 			await camera.show('frontal');
@@ -46,6 +49,12 @@ test('a live face that turns as asked passes liveness_detection and face_scan ca
 	// its mirror image, the very attack the server refuses in a live session: it says so here.
 	expect(live.injection.enforced).toBe(false);
 	expect(live.injection.signals).toContain('mirroredFrames');
+	// The light challenge ran (the page said when) and was recorded: the scene camera reflects no
+	// screen light, so it did not pass, and a sandbox session does not act on it. Nor on the turn's
+	// continuity: two stills are not one continuous motion.
+	expect(live.lightChallenge).toMatchObject({ passed: false, enforced: false });
+	expect(live.lightChallenge.reason).not.toBe('missing');
+	expect(live.challenge.continuity.continuous).toBe(false);
 	expect(run.reports.selfie.details.photoId).toMatch(/^med_/);
 	expect(run.session.report.livenessDetected).toBe(true);
 	expect(run.session.report.screenshots).toHaveLength(2);

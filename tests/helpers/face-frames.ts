@@ -108,11 +108,16 @@ export interface TestFrame {
 	t: number;
 }
 
-/** `count` frames of one still, each moved a few pixels (a hand-held camera), 150 ms apart, as the page uploads them. */
-export async function stillFrames(name: string, count = 4, options: { flip?: boolean; start?: number } = {}): Promise<TestFrame[]> {
+/**
+ * `count` frames of one still, each moved a few pixels (a hand-held camera), 150 ms apart, as the page
+ * uploads them. `variant` moves them a few pixels more: other pictures of the same scene (the server
+ * recognises the very same pictures posted into another session as a replay).
+ */
+export async function stillFrames(name: string, count = 4, options: { flip?: boolean; start?: number; variant?: number } = {}): Promise<TestFrame[]> {
 	const base = await fixtureFrame(name, options);
+	const v = options.variant ?? 0;
 	const frames: TestFrame[] = [];
-	for (let i = 0; i < count; i++) frames.push({ image: Buffer.from(await encodeJpeg(shift(base, 2 * i, i % 2))).toString('base64'), t: (options.start ?? 0) + 150 * i });
+	for (let i = 0; i < count; i++) frames.push({ image: Buffer.from(await encodeJpeg(shift(base, 2 * i + v, (i + v) % 2))).toString('base64'), t: (options.start ?? 0) + 150 * i });
 	return frames;
 }
 
@@ -122,9 +127,9 @@ export async function stillFrames(name: string, count = 4, options: { flip?: boo
  * of about 33°, and original → mirrored a turn to the left. (A flat photo turned in front of the camera
  * does not change the landmark yaw: that is what the challenge relies on.)
  */
-export async function turnFrames(direction: 'turnLeft' | 'turnRight', name = 'barack_obama_2.jpg'): Promise<TestFrame[]> {
-	const first = await stillFrames(name, 3, { flip: direction === 'turnRight' });
-	const second = await stillFrames(name, 3, { flip: direction === 'turnLeft', start: 450 });
+export async function turnFrames(direction: 'turnLeft' | 'turnRight', name = 'barack_obama_2.jpg', variant = 0): Promise<TestFrame[]> {
+	const first = await stillFrames(name, 3, { flip: direction === 'turnRight', variant });
+	const second = await stillFrames(name, 3, { flip: direction === 'turnLeft', start: 450, variant });
 	return [...first, ...second];
 }
 

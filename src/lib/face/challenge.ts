@@ -17,7 +17,8 @@ export interface ChallengeSample {
 	ear: number;
 }
 
-export type ChallengeFailure = 'tooFewFrames' | 'noFrontalStart' | 'notTurned' | 'wrongDirection' | 'noBlink' | 'eyesNotReopened';
+/** `notContinuous`: the turn reached its peak, but not as one continuous motion (turn-continuity.ts; set by the server). */
+export type ChallengeFailure = 'tooFewFrames' | 'noFrontalStart' | 'notTurned' | 'wrongDirection' | 'noBlink' | 'eyesNotReopened' | 'notContinuous';
 
 export interface ChallengeResult {
 	passed: boolean;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { validationSchema } from '../data-validation.ts';
+import { CHALLENGES } from '../face/challenge.ts';
 import {
 	CONTACT_SOURCES,
 	DOCUMENT_TYPES,
@@ -52,16 +53,28 @@ export const conversationNodeSchema = z.looseObject({
 /** Optional time limit we add to camera nodes (seconds); the spec leaves node time-outs open. */
 const timeoutSeconds = z.int().min(5).max(600).optional();
 
+/**
+ * Our extension for sandbox face nodes (ignored in live sessions): pin the challenge, and have camera
+ * signals, the light challenge or the turn's continuity decide as they do live. A typo here would
+ * silently test less than the integrator meant, so each value is checked.
+ */
+const enforce = z.literal('enforce').optional();
+const faceTestMode = z
+	.looseObject({ challenge: z.enum(CHALLENGES).optional(), injection: enforce, lightChallenge: enforce, continuousTurn: enforce })
+	.optional();
+
 export const recognitionNodeSchema = z.looseObject({
 	...base('recognition'),
 	outcomes: fixedOutcomes('recognition'),
-	timeoutSeconds
+	timeoutSeconds,
+	testMode: faceTestMode
 });
 
 export const livenessNodeSchema = z.looseObject({
 	...base('liveness_detection'),
 	outcomes: fixedOutcomes('liveness_detection'),
-	timeoutSeconds
+	timeoutSeconds,
+	testMode: faceTestMode
 });
 
 export const documentScanNodeSchema = z.looseObject({
@@ -88,6 +101,7 @@ const referenceFields = {
 };
 
 export const faceScanNodeSchema = z.looseObject({
+	testMode: faceTestMode,
 	...base('face_scan'),
 	mode: z.enum(FACE_SCAN_MODES),
 	outcomes: fixedOutcomes('face_scan'),
@@ -109,6 +123,7 @@ export const faceScanNodeSchema = z.looseObject({
 });
 
 export const faceCompareNodeSchema = z.looseObject({
+	testMode: faceTestMode,
 	...base('face_compare'),
 	outcomes: fixedOutcomes('face_compare'),
 	...referenceFields,

@@ -83,6 +83,15 @@ describe('validateFlow: valid flows', () => {
 		}
 	});
 
+	it("checks a face node's sandbox testMode: a typo would silently test less than meant", () => {
+		for (const type of ['liveness_detection', 'face_scan', 'face_compare', 'recognition']) {
+			const ok = validateFlow(wrap({ ...MINIMAL[type], testMode: { challenge: 'blink', injection: 'enforce', lightChallenge: 'enforce', continuousTurn: 'enforce' } }));
+			expect(ok.ok ? [] : ok.issues).toEqual([]);
+			expectInvalid(wrap({ ...MINIMAL[type], testMode: { lightChallenge: 'enforced' } }), 'field', "'testMode.lightChallenge' must be one of enforce");
+			expectInvalid(wrap({ ...MINIMAL[type], testMode: { challenge: 'nod' } }), 'field', "'testMode.challenge'");
+		}
+	});
+
 	it('keeps unknown extra node fields as the caller sent them', () => {
 		const flow = wrap({ ...MINIMAL.enter_email, position: { x: 1, y: 2 } });
 		const result = validateFlow(flow);

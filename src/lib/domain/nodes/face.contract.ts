@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { FIXED_OUTCOME_KEYS, type FaceNodeType } from '../flow/node-types.ts';
 import { FACE_SCAN_DEFAULTS, MATCH_THRESHOLD } from '../face/thresholds.ts';
 import { CHALLENGES, isChallenge, type Challenge } from '../face/challenge.ts';
+import { ENFORCE, lightSequenceSchema } from '../face/light-challenge.ts';
 import type { NodeOf } from '../flow/flow.schema.ts';
 
 export { faceEvidenceRequestSchema as faceEvidenceSchema, MAX_EVIDENCE_BODY_BYTES as MAX_FACE_EVIDENCE_BYTES } from '../page/face-evidence.schema.ts';
@@ -40,6 +41,8 @@ export const faceViewPropsSchema = z.object({
 	mode: z.enum(['capture', 'compare']).nullable(),
 	/** The active challenge of this try (issued by the server when the node opens or after a failed try). */
 	challenge: z.enum(CHALLENGES).nullable(),
+	/** The light challenge of this try: colours the page shows full-screen while it captures (null: none). */
+	light: lightSequenceSchema.nullable(),
 	/** Tries the user still has, this one included. */
 	triesLeft: z.int().min(1),
 	settings: faceViewSettingsSchema,
@@ -71,7 +74,7 @@ interface FaceNodeFields {
 	similarityThreshold?: number;
 	requireLiveness?: boolean;
 	timeoutSeconds?: number;
-	testMode?: { challenge?: unknown };
+	testMode?: { challenge?: unknown; injection?: unknown; lightChallenge?: unknown; continuousTurn?: unknown };
 }
 
 /** A face node's settings with the interface spec's defaults applied (the flow keeps what was sent). */
@@ -92,6 +95,13 @@ export interface FaceSettings {
 	timeoutSeconds: number | null;
 	/** Sandbox sessions only: the challenge to issue instead of a random one (tests). */
 	testChallenge: Challenge | null;
+	/**
+	 * Sandbox sessions only record camera signals, the light challenge and the turn's continuity
+	 * (Chromium's fake camera trips the signals, reflects nothing and fakes turns);
+	 * `testMode: { injection | lightChallenge | continuousTurn: 'enforce' }` lets a sandbox flow have
+	 * them decide as live sessions do, so the attack suite can run on a sandbox key.
+	 */
+	testEnforce: { injection: boolean; light: boolean; continuousTurn: boolean };
 }
 
 export const FACE_NODE_DEFAULTS = {
@@ -125,6 +135,11 @@ export function faceSettingsOf(node: FaceNode): FaceSettings {
 		similarityThreshold: n.similarityThreshold ?? MATCH_THRESHOLD,
 		requireLiveness: n.type === 'liveness_detection' || (n.type === 'face_scan' && n.requireLiveness === true),
 		timeoutSeconds: n.timeoutSeconds ?? null,
-		testChallenge: isChallenge(n.testMode?.challenge) ? n.testMode.challenge : null
+		testChallenge: isChallenge(n.testMode?.challenge) ? n.testMode.challenge : null,
+		testEnforce: {
+			injection: n.testMode?.injection === ENFORCE,
+			light: n.testMode?.lightChallenge === ENFORCE,
+			continuousTurn: n.testMode?.continuousTurn === ENFORCE
+		}
 	};
 }

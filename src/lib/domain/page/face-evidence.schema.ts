@@ -64,6 +64,8 @@ export const faceEvidenceRequestSchema = z.strictObject({
 	frames: z.array(evidenceFrameSchema).max(MAX_EVIDENCE_FRAMES),
 	/** The 112×112 aligned face the page embedded (JPEG, base64). */
 	alignedFace: base64(200_000).optional(),
+	/** When the page began showing the light challenge's colours (the frames' clock: ms since the try started). */
+	lightStartedAt: z.number().min(0).max(86_400_000).optional(),
 	claim: faceClaimSchema.default({})
 });
 export type FaceEvidenceRequest = z.input<typeof faceEvidenceRequestSchema>;

@@ -10,6 +10,7 @@ import { createCues } from '#lib/camera/cues.ts';
 import type { FaceDetectorPort } from '#lib/camera/detector.ts';
 import { sharedFaceWorker } from '#lib/camera/face-worker-client.ts';
 import { faceWatcher } from '#lib/camera/face-watcher.ts';
+import { sharedDetector } from '#lib/camera/shared-detector.ts';
 import { createLiveSource } from '#lib/camera/live-frames.ts';
 import type { QualitySettings } from '#lib/face/quality-gate.ts';
 import { uploadEvidence, type PagePort } from './face-upload.ts';
@@ -19,19 +20,11 @@ const CLAIMS: Record<string, { success: string; failure: string }> = {
 	face_scan: { success: 'passed', failure: 'notPassed' }
 };
 
-let detector: Promise<FaceDetectorPort> | null = null;
-/** One detector per page (its wasm and model are large; nodes share it). */
-export function sharedDetector(useWebGL: boolean): Promise<FaceDetectorPort> {
-	detector ??= import('#lib/camera/detector.mediapipe.ts').then((m) => m.createMediaPipeDetector({ useWebGL }));
-	detector.catch(() => (detector = null));
-	return detector;
-}
-
 /** Embeddings of faces captured on this page, by saveToField (a later compare can preview its result). */
 const localFaces = new Map<string, Float32Array>();
 
 export class FaceCaptureState {
-	view = $state<CaptureView>({ phase: 'loading', message: 'guidance.loading', progress: 0, challenge: null, reason: null, triesLeft: null, box: null });
+	view = $state<CaptureView>({ phase: 'loading', message: 'guidance.loading', progress: 0, challenge: null, reason: null, triesLeft: null, box: null, light: null });
 	readonly camera: CameraController;
 	readonly settings: FaceViewSettings;
 	readonly node: NodeViewOf<FaceNodeType>;
@@ -90,6 +83,7 @@ export class FaceCaptureState {
 			},
 			{
 				challenge,
+				light: this.node.props.light,
 				captureDelay: this.settings.captureDelay,
 				detectionInterval: this.settings.detectionInterval,
 				timeoutMs: this.settings.timeoutSeconds ? this.settings.timeoutSeconds * 1000 : null,

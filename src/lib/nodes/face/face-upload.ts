@@ -32,6 +32,7 @@ export async function uploadEvidence(runner: PagePort, nodeId: string, payload: 
 		requestId: evidenceRequestId('fev'),
 		frames: payload.frames.map((f) => ({ image: base64(f.image), t: f.t, kind: f.kind })),
 		...(payload.alignedFace ? { alignedFace: base64(payload.alignedFace) } : {}),
+		...(payload.lightStartedAt !== undefined ? { lightStartedAt: payload.lightStartedAt } : {}),
 		claim: payload.claim
 	};
 	const posted = await postEvidence(runner, nodeId, body, fetchFn);
@@ -43,12 +44,14 @@ export async function uploadEvidence(runner: PagePort, nodeId: string, payload: 
 		const reason = String(notice.params?.reason ?? 'error');
 		const next = response.state.node;
 		const challenge = isViewOf(next, FACE_NODE_TYPES) ? next.props.challenge : null;
+		const light = isViewOf(next, FACE_NODE_TYPES) ? next.props.light : null;
 		// Stay on this node: the page keeps its state, the machine shows why and tries again.
 		if (!runner.applyState) void runner.refresh().catch(() => undefined);
 		return {
 			kind: 'retry',
 			reason: (FACE_FAILURE_REASONS as readonly string[]).includes(reason) ? (reason as FaceFailureReason) : 'error',
 			challenge,
+			light,
 			triesLeft: Number(notice.params?.triesLeft ?? 0)
 		};
 	}

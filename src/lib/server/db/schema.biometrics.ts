@@ -37,3 +37,25 @@ export const faceTemplates = pgTable(
 	},
 	(t) => [uniqueIndex('face_templates_id_idx').on(t.id), index('face_templates_account_idx').on(t.accountId, t.env, t.seq), index('face_templates_session_idx').on(t.sessionId)]
 );
+
+/**
+ * A digest of every frame a face node was sent, per account, so that frames posted again into another
+ * session (a replay of a genuine earlier session's upload) are recognised as such. The digest is of the
+ * decoded pixels (SHA-256, first 16 bytes): it catches a replay of the same pictures, whatever their
+ * metadata or trailing bytes, not re-encoded ones (the light challenge's sequence is what stops
+ * those, by chance only 0.6 % a try). Deleted with its session.
+ */
+export const faceFramePrints = pgTable(
+	'face_frame_prints',
+	{
+		accountId: text('account_id')
+			.notNull()
+			.references(() => accounts.id, { onDelete: 'cascade' }),
+		digest: bytea('digest').notNull(),
+		sessionId: text('session_id')
+			.notNull()
+			.references(() => sessions.id, { onDelete: 'cascade' }),
+		createdAt: ms('created_at').notNull()
+	},
+	(t) => [uniqueIndex('face_frame_prints_digest_idx').on(t.accountId, t.digest, t.sessionId), index('face_frame_prints_session_idx').on(t.sessionId)]
+);

@@ -2,6 +2,7 @@ import type { Db, DbOrTx, Store } from '../db/store.ts';
 import { AccountRepository } from './account.repository.ts';
 import { CatalogueRepository } from './catalogue.repository.ts';
 import { FaceTemplateRepository } from './face-template.repository.ts';
+import { FaceFramePrintRepository } from './face-frame-print.repository.ts';
 import { DeliveryRepository } from './delivery.repository.ts';
 import { IdempotencyRepository } from './idempotency.repository.ts';
 import { MediaRepository } from './media.repository.ts';
@@ -34,6 +35,7 @@ export interface Repos {
 	passcodes: PasscodeRepository;
 	sandboxMessages: SandboxMessageRepository;
 	faceTemplates: FaceTemplateRepository;
+	faceFramePrints: FaceFramePrintRepository;
 	delivery: DeliveryRepository;
 	media: MediaRepository;
 	postSession: PostSessionRepository;
@@ -54,6 +56,7 @@ export const reposFor = (db: DbOrTx): Repos => ({
 	passcodes: new PasscodeRepository(db),
 	sandboxMessages: new SandboxMessageRepository(db),
 	faceTemplates: new FaceTemplateRepository(db),
+	faceFramePrints: new FaceFramePrintRepository(db),
 	delivery: new DeliveryRepository(db),
 	media: new MediaRepository(db),
 	postSession: new PostSessionRepository(db),

@@ -2,6 +2,7 @@
 // faces with onnxruntime-node (the models the browser used), pose and eye state come from 68
 // landmarks, passive liveness runs on several frames and embeddings on the best frame and a few
 // others (the same person throughout). Nothing the browser measured is reused.
+import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { MATCH_THRESHOLD } from '#lib/domain/face/thresholds.ts';
 import { alignFace, ARCFACE_REFERENCE } from '#lib/face/align.ts';
@@ -12,6 +13,7 @@ import type { FacePipeline } from '#lib/face/face-pipeline.ts';
 import type { Box } from '#lib/face/image.ts';
 import { frameSignature, motionSignals, timingSignals, type MotionSignals, type TimingSignals } from '#lib/face/injection.ts';
 import { fivePoints, type Landmarks5 } from '#lib/face/landmarks.ts';
+import { measureLight, type LightMeasure } from '#lib/face/light-response.ts';
 import { createQualityScratch, measureFace, type FaceQualityMetrics } from '#lib/face/quality.ts';
 import { qualityGate, type QualitySettings, type QualityVerdict } from '#lib/face/quality-gate.ts';
 import type { FaceEngine } from '../../biometrics/face-engine.ts';
@@ -43,12 +45,19 @@ export interface AnalysedFrame {
 	faceCount: number;
 	/** The largest face (null when none). */
 	face: AnalysedFace | null;
+	/** Face skin and background colour, for the light challenge (null without a face). */
+	light: LightMeasure | null;
 	/** Why the frame could not be read (then faceCount is 0). */
 	error?: string;
 }
 
 export interface EvidenceAnalysis {
 	frames: AnalysedFrame[];
+	/**
+	 * Each frame's digest (SHA-256 of its decoded pixels, first 16 bytes; of its bytes when it could not
+	 * be decoded): the same picture posted again, whatever its metadata or trailing bytes, gives the same.
+	 */
+	frameDigests: Uint8Array[];
 	/** Frame with one face that the quality gate likes best (frontal, sharp, well lit), or -1. */
 	bestIndex: number;
 	framesWithFace: number;
@@ -78,6 +87,12 @@ export interface AnalysisPlan {
 	identityFrames?: number;
 	/** The browser's 112×112 aligned crop (JPEG), checked against the frames. */
 	alignedCrop?: Uint8Array;
+	/**
+	 * When the light challenge's colours began (frames' clock). Frames before it are preferred for the
+	 * best frame and passive liveness: the user photo should not be tinted, and the passive model was
+	 * not trained on faces lit by a coloured screen.
+	 */
+	litFrom?: number;
 }
 
 const PHOTO_SIZE = 224;
@@ -96,6 +111,8 @@ export function serverGate(quality: FaceQualityMetrics, faceCount: number, setti
 	return verdict;
 }
 
+const digest = (bytes: Uint8Array): Uint8Array => new Uint8Array(createHash('sha256').update(bytes).digest().subarray(0, 16));
+
 /** Runs the server's analysis on the uploaded frames (in time order). */
 export async function analyseEvidence(engine: FaceEngine, input: readonly EvidenceFrame[], plan: AnalysisPlan = {}): Promise<EvidenceAnalysis> {
 	const started = performance.now();
@@ -109,6 +126,7 @@ export async function analyseEvidence(engine: FaceEngine, input: readonly Eviden
 			images.push(null);
 		}
 	}
+	const frameDigests = frames.map((frame, i) => digest(images[i]?.data ?? frame.bytes));
 	const signatures: Float32Array[] = [];
 	const scratch = createQualityScratch();
 	let bestIndex = -1;
@@ -116,7 +134,7 @@ export async function analyseEvidence(engine: FaceEngine, input: readonly Eviden
 		for (const [index, frame] of frames.entries()) {
 			const image = images[index];
 			if (!image) {
-				analysed.push({ index, t: frame.t, width: 0, height: 0, faceCount: 0, face: null, error: 'not a readable image' });
+				analysed.push({ index, t: frame.t, width: 0, height: 0, faceCount: 0, face: null, light: null, error: 'not a readable image' });
 				continue;
 			}
 			signatures.push(frameSignature(image));
@@ -137,11 +155,14 @@ export async function analyseEvidence(engine: FaceEngine, input: readonly Eviden
 					embedding: null
 				};
 			}
-			analysed.push({ index, t: frame.t, width: image.width, height: image.height, faceCount: detections.length, face });
+			// Cheap (a few thousand pixels): measured on every frame, judged only when a light challenge ran.
+			const light = face && detections.length === 1 ? measureLight(image, face.box) : null;
+			analysed.push({ index, t: frame.t, width: image.width, height: image.height, faceCount: detections.length, face, light });
 		}
 		const single = analysed.filter((f) => f.faceCount === 1 && f.face);
 		// Best: passes the gate if any does, then the highest gate score, then the most frontal.
-		const rank = (f: AnalysedFrame) => (f.face!.gate.pass ? 10 : 0) + f.face!.gate.score - Math.abs(f.face!.quality.yaw) / 90;
+		const litFrom = plan.litFrom ?? Infinity;
+		const rank = (f: AnalysedFrame) => (f.face!.gate.pass ? 10 : 0) + (f.t < litFrom ? 5 : 0) + f.face!.gate.score - Math.abs(f.face!.quality.yaw) / 90;
 		const ordered = [...single].sort((a, b) => rank(b) - rank(a));
 		for (const f of ordered.slice(0, plan.livenessFrames ?? 5)) f.face!.liveness = await pipeline.liveness(images[f.index]!, f.face!.box);
 		const best = ordered[0];
@@ -182,6 +203,7 @@ export async function analyseEvidence(engine: FaceEngine, input: readonly Eviden
 		framesWithSeveralFaces: analysed.filter((f) => f.faceCount > 1).length,
 		liveness: { scores, median, live: median !== null && median >= LIVENESS_THRESHOLD },
 		identity: { minSimilarity, consistent: minSimilarity === null || minSimilarity >= MATCH_THRESHOLD },
+		frameDigests,
 		motion: motionSignals(signatures),
 		timing: timingSignals(frames.map((f) => f.t)),
 		embedding,

@@ -38,16 +38,22 @@ export interface FaceUpload {
 	claim: FaceClaim;
 	frames: EvidenceFrame[];
 	alignedCrop: Uint8Array | null;
+	/** When the page began showing the light challenge (frames' clock), or null. */
+	lightStartedAt: number | null;
 }
 
 /** What the server found in one upload: the only thing a face handler judges on. */
 export interface FaceEvidence {
 	analysis: EvidenceAnalysis;
 	claim: FaceClaim;
+	/** When the page began showing the light challenge (frames' clock), or null when it did not say. */
+	lightStartedAt: number | null;
 	/** The best face's template under the account's rotation (to save or enrol), or null. */
 	protectedTemplate: Float32Array | null;
 	reference: ReferenceResult | undefined;
 	recognition: RecognitionResult | undefined;
+	/** Each frame's digest (evidence-analysis.ts), to recognise frames replayed from another session. */
+	frameDigests: Uint8Array[];
 }
 
 /** Parses a face upload and checks each frame's type by its bytes and size by its header. */
@@ -74,7 +80,8 @@ export async function parseFaceUpload(body: unknown): Promise<FaceUpload> {
 		...(request.requestId ? { requestId: request.requestId } : {}),
 		claim: request.claim,
 		frames,
-		alignedCrop: request.alignedFace ? base64Bytes(request.alignedFace) : null
+		alignedCrop: request.alignedFace ? base64Bytes(request.alignedFace) : null,
+		lightStartedAt: request.lightStartedAt ?? null
 	};
 }
 
@@ -84,7 +91,8 @@ export async function analyseFaceUpload(engines: FaceEngines, session: Session, 
 	const engine = await engines.engine();
 	const analysis = await analyseEvidence(engine, upload.frames, {
 		quality: node.type === 'face_scan' ? settings.quality : undefined,
-		alignedCrop: upload.alignedCrop ?? undefined
+		alignedCrop: upload.alignedCrop ?? undefined,
+		...(upload.lightStartedAt !== null ? { litFrom: upload.lightStartedAt } : {})
 	});
 	const protect = (e: Float32Array) => engines.templates.protect(session.accountId, e);
 	const protectedTemplate = analysis.embedding ? await protect(analysis.embedding) : null;
@@ -102,5 +110,5 @@ export async function analyseFaceUpload(engines: FaceEngines, session: Session, 
 		recognition = { match: await engines.templates.search(session.accountId, session.env, protectedTemplate) };
 	}
 	logger.debug({ sessionId: session.id, nodeId: node.id, frames: upload.frames.length, ms: analysis.ms }, 'face evidence analysed');
-	return { analysis, claim: upload.claim, protectedTemplate, reference, recognition };
+	return { analysis, claim: upload.claim, lightStartedAt: upload.lightStartedAt, protectedTemplate, reference, recognition, frameDigests: analysis.frameDigests };
 }

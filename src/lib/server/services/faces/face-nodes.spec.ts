@@ -7,7 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '#lib/domain/errors.ts';
 import type { PageState } from '#lib/domain/page/page.schema.ts';
 import { STORE_KINDS, createTestApp, manualClock } from '../../../../../tests/helpers/test-store.ts';
-import { fixtureBase64, stillFrames, turnFrames, type TestFrame } from '../../../../../tests/helpers/face-frames.ts';
+import { encodeJpeg, fixtureBase64, fixtureFrame, shift, stillFrames, turnFrames, type Raw, type TestFrame } from '../../../../../tests/helpers/face-frames.ts';
+import type { Box } from '#lib/face/image.ts';
+import { lightUp, pageTimes, screenAt } from '../../../../../tests/helpers/light-frames.ts';
+import type { LightSequence } from '#lib/domain/face/light-challenge.ts';
+import { FaceEngine, subjectOf } from '../../biometrics/face-engine.ts';
 import type { ApiPrincipal } from '../../repositories/account.repository.ts';
 import type { PagePrincipal } from '../page.service.ts';
 
@@ -71,7 +75,7 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 		state = (await app.pages.submit(principal, state.node!.id, { step: state.session.step, requestId: `perm-${++n}-${Date.now()}`, action: 'granted', payload: { camera: true, consent } })).state;
 		return { sessionId: result.session.id, principal, state };
 	}
-	const upload = (p: PagePrincipal, state: PageState, body: { frames: TestFrame[]; claim?: Record<string, unknown>; alignedFace?: string }) =>
+	const upload = (p: PagePrincipal, state: PageState, body: { frames: TestFrame[]; claim?: Record<string, unknown>; alignedFace?: string; lightStartedAt?: number }) =>
 		app.pages.submitEvidence(p, state.node!.id, async () => ({ step: state.session.step, requestId: `ev-${++n}-${Date.now()}`, ...body }));
 	const reports = (sessionId: string) => app.uow.repos.nodeReports.list(sessionId);
 
@@ -91,9 +95,106 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 		// synthetic turn is a photo and its mirror image (refused in a live session).
 		expect(d.injection).toMatchObject({ enforced: false, virtualCamera: true, mirrored: true, signals: ['virtualCamera', 'mirroredFrames'] });
 		expect(d.disagreements).toBeUndefined();
+		// The light challenge was issued and recorded, not enforced: this page showed no colours.
+		expect((state.node!.props as { light: LightSequence }).light.steps.length).toBeGreaterThanOrEqual(4);
+		expect(d.lightChallenge).toMatchObject({ passed: false, reason: 'missing', enforced: false });
+		// Two poses, nothing in between: recorded as not continuous, not enforced in a sandbox session.
+		expect(d.challenge.continuity).toMatchObject({ continuous: false, reason: 'noIntermediatePose' });
 		expect(d.screenshotId).toMatch(/^med_/);
 		expect(await app.faceEvidence.list(sessionId, 'screenshot')).toHaveLength(1);
 	});
+
+	it("liveness_detection: a sandbox flow with testMode.injection 'enforce' is judged as a live one: the mirrored 'turn' fails", async () => {
+		// The same frames that pass above (a photo and its mirror image) and a virtual camera's label.
+		const mirrored = await start([{ id: 'live', type: 'liveness_detection', testMode: { challenge: 'turnLeft', injection: 'enforce' }, maxRetries: 0 }]);
+		// Pictures no other session was sent (the same ones again would be a replay, tested below).
+		await upload(mirrored.principal, mirrored.state, { frames: await turnFrames('turnLeft', undefined, 1), claim: { outcome: 'livenessDetected' } });
+		const [first] = (await reports(mirrored.sessionId)).filter((r) => r.nodeId === 'live');
+		expect(first.outcome).toBe('deepfakeDetected');
+		expect(first.details).toMatchObject({ reason: 'challengeFailed', challenge: { passed: true }, injection: { enforced: true, signals: ['mirroredFrames'] } });
+		const virtual = await start([{ id: 'live', type: 'liveness_detection', testMode: { challenge: 'turnLeft', injection: 'enforce' }, maxRetries: 2 }]);
+		await upload(virtual.principal, virtual.state, { frames: frames.turnLeft, claim: { outcome: 'livenessDetected', camera: { label: 'fake_device_0' } } });
+		const [second] = (await reports(virtual.sessionId)).filter((r) => r.nodeId === 'live');
+		// A camera signal other than the mirror ends the node at once, whatever tries are left.
+		expect(second.details).toMatchObject({ reason: 'injection', tries: 1, injection: { enforced: true, virtualCamera: true } });
+	});
+
+	it('liveness_detection: pictures another session of the account was sent are a replay, ended as injection; the same session trying them again is not', async () => {
+		const node = { id: 'live', type: 'liveness_detection', testMode: { challenge: 'turnLeft', injection: 'enforce' }, maxRetries: 1 };
+		const pictures = await turnFrames('turnLeft', undefined, 2);
+		const first = await start([node]);
+		await upload(first.principal, first.state, { frames: pictures, claim: { outcome: 'livenessDetected' } });
+		const again = await upload(first.principal, first.state, { frames: pictures, claim: { outcome: 'livenessDetected' } }).catch(() => null);
+		const [own] = (await reports(first.sessionId)).filter((r) => r.nodeId === 'live');
+		// Its own retry with the same pictures is no replay (the mirror pair fails its challenge twice).
+		expect(own.details).toMatchObject({ reason: 'challengeFailed', injection: { replayedFrames: 0, signals: ['mirroredFrames'] } });
+		expect(again).not.toBeNull();
+
+		const second = await start([node]);
+		await upload(second.principal, second.state, { frames: pictures, claim: { outcome: 'livenessDetected' } });
+		const [replayed] = (await reports(second.sessionId)).filter((r) => r.nodeId === 'live');
+		expect(replayed.outcome).toBe('deepfakeDetected');
+		expect(replayed.details).toMatchObject({ reason: 'injection', tries: 1, injection: { enforced: true, replayedFrames: pictures.length } });
+		expect((replayed.details as { injection: { signals: string[] } }).injection.signals).toContain('replayedFrames');
+
+		// The digests go with their sessions: once both are purged, the same pictures are no replay.
+		await app.store.query('delete from sessions where id = any($1)', [[first.sessionId, second.sessionId]]);
+		const third = await start([node]);
+		await upload(third.principal, third.state, { frames: pictures, claim: { outcome: 'livenessDetected' } });
+		await upload(third.principal, third.state, { frames: pictures, claim: { outcome: 'livenessDetected' } }).catch(() => null);
+		const [afterPurge] = (await reports(third.sessionId)).filter((r) => r.nodeId === 'live');
+		expect(afterPurge.details).toMatchObject({ reason: 'challengeFailed', injection: { replayedFrames: 0 } });
+	});
+
+	it('liveness_detection: a sandbox flow that opts in has the turn and the light decide (a photo and its mirror, lit by nothing)', async () => {
+		const node = { id: 'live', type: 'liveness_detection', testMode: { challenge: 'turnLeft', lightChallenge: 'enforce', continuousTurn: 'enforce' }, maxRetries: 0 };
+		const { sessionId, principal, state } = await start([node]);
+		await upload(principal, state, { frames: frames.turnLeft, lightStartedAt: 0 });
+		const [report] = (await reports(sessionId)).filter((r) => r.nodeId === 'live');
+		expect(report.outcome).toBe('deepfakeDetected');
+		const d = report.details as Record<string, any>;
+		expect(d).toMatchObject({ reason: 'challengeFailed', challenge: { passed: false, reason: 'notContinuous', continuity: { continuous: false } } });
+		expect(d.lightChallenge).toMatchObject({ passed: false, enforced: true });
+	});
+
+	it('liveness_detection: frames whose face reflects the issued colours pass the light challenge on the server', async () => {
+		const engine = await FaceEngine.create();
+		const node = { id: 'live', type: 'liveness_detection', testMode: { challenge: 'turnLeft', lightChallenge: 'enforce' }, maxRetries: 0 };
+		const lit = async (sequence: LightSequence) => {
+			// barack_obama_2 reads yaw −16° as taken and +18° mirrored: a turn to the left half way through.
+			const poses: { base: Raw; box: Box }[] = [];
+			for (const flip of [false, true]) {
+				const base = await fixtureFrame('barack_obama_2.jpg', { flip });
+				poses.push({ base, box: subjectOf((await engine.analyseBytes(await encodeJpeg(base))).faces)!.box });
+			}
+			const times = pageTimes(sequence, 200);
+			return Promise.all(
+				times.map(async (t, i) => {
+					const pose = poses[i < times.length / 2 ? 0 : 1];
+					const raw = lightUp(shift(pose.base, i % 3, i % 2), { ...pose.box, x: pose.box.x + (i % 3), y: pose.box.y + (i % 2) }, screenAt(sequence, t - 200, 80), { k: 0.2, kBackground: 0.01, seed: i + 1, noise: 0 });
+					return { image: Buffer.from(await encodeJpeg(raw)).toString('base64'), t };
+				})
+			);
+		};
+		const { sessionId, principal, state } = await start([node]);
+		const sequence = (state.node!.props as { light: LightSequence }).light;
+		await upload(principal, state, { frames: await lit(sequence), lightStartedAt: 200 });
+		const [report] = (await reports(sessionId)).filter((r) => r.nodeId === 'live');
+		const d = report.details as Record<string, any>;
+		expect(d.lightChallenge, JSON.stringify(d)).toMatchObject({ passed: true, enforced: true });
+		expect(d.lightChallenge.score).toBeGreaterThan(0.8);
+		expect(report.outcome, JSON.stringify({ ...d, claim: undefined })).toBe('livenessDetected');
+
+		// The same frames answer another session's colours badly: a replay fails there.
+		const other = await start([node]);
+		const otherSequence = (other.state.node!.props as { light: LightSequence }).light;
+		if (JSON.stringify(otherSequence) !== JSON.stringify(sequence)) {
+			await upload(other.principal, other.state, { frames: await lit(sequence), lightStartedAt: 200 });
+			const [replayed] = (await reports(other.sessionId)).filter((r) => r.nodeId === 'live');
+			expect(replayed.outcome).toBe('deepfakeDetected');
+			expect((replayed.details as Record<string, any>).lightChallenge).toMatchObject({ passed: false, enforced: true });
+		}
+	}, 60_000);
 
 	it('liveness_detection: the same turn the wrong way round is not the challenge; tries run out into deepfakeDetected', async () => {
 		const { sessionId, principal, state } = await start([{ id: 'live', type: 'liveness_detection', testMode: { challenge: 'turnLeft' }, maxRetries: 1 }]);
@@ -128,6 +229,28 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 		expect(first.notice?.params).toMatchObject({ reason: 'noFace' });
 		await upload(principal, first.state, { frames: frames.empty });
 		expect((await reports(sessionId)).find((r) => r.nodeId === 'live')).toMatchObject({ outcome: 'noFace', details: { reason: 'noFace', framesWithFace: 0 } });
+	});
+
+	it.each([0, 1, 3])('maxRetries %i: "N tries left" is always followed by exactly N more tries, never "0 tries left"', async (maxRetries) => {
+		const { sessionId, principal, state } = await start([{ id: 'live', type: 'liveness_detection', maxRetries }]);
+		let current = state;
+		const announced: number[] = [];
+		let tries = 0;
+		for (;;) {
+			const answer = await upload(principal, current, { frames: frames.empty });
+			tries++;
+			if (answer.state.finished || answer.state.node?.id !== 'live') break;
+			// The view the page renders next says the same as the notice the page shows now.
+			expect(answer.state.node).toMatchObject({ props: { triesLeft: answer.notice?.params?.triesLeft } });
+			announced.push(Number(answer.notice?.params?.triesLeft));
+			current = answer.state;
+			expect(tries).toBeLessThanOrEqual(maxRetries + 1);
+		}
+		expect(tries).toBe(maxRetries + 1);
+		// After a failed try k (1-based), the notice says how many are still to come: maxRetries + 1 - k.
+		expect(announced).toEqual(Array.from({ length: maxRetries }, (_, k) => maxRetries - k));
+		expect(announced.every((n) => n >= 1)).toBe(true);
+		expect((await reports(sessionId)).find((r) => r.nodeId === 'live')).toMatchObject({ outcome: 'noFace' });
 	});
 
 	it('face_scan capture saves the aligned face and its protected template, and fires media.user_photo', async () => {

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { QualityVerdict } from '#lib/face/quality-gate.ts';
 import type { AnalysedFrame, EvidenceAnalysis } from './evidence-analysis.ts';
 import { judgeFaceEvidence, type JudgeInput } from './face-verdict.ts';
+import { hexToRgb, lightStepAt, type LightSequence } from '#lib/domain/face/light-challenge.ts';
+import type { LightMeasure } from '#lib/face/light-response.ts';
 
 const PASS: QualityVerdict = { pass: true, reasons: [], score: 0.95, scores: { size: 1, centre: 1, pose: 1, sharpness: 1, exposure: 1 } };
 
@@ -23,7 +25,8 @@ function frame(t: number, over: { yaw?: number; ear?: number; faces?: number; li
 					liveness: over.liveness === undefined ? 0.95 : over.liveness,
 					embedding: null
 				}
-			: null
+			: null,
+		light: null
 	};
 }
 
@@ -160,5 +163,80 @@ describe('judgeFaceEvidence', () => {
 		const j = judgeFaceEvidence(input({ analysis: still, failedTries: 3, claim: { outcome: 'livenessDetected', challenge: { type: 'turnLeft', passed: true }, liveness: 0.99 } }));
 		expect(j.finish?.outcome).toBe('deepfakeDetected');
 		expect(j.disagreements).toContain('challenge turnLeft: page claimed passed, server found failed');
+	});
+
+	describe('the turn as one continuous motion', () => {
+		// The attack of issue 12, posted densely: the mirror image (−11°), then the photo (+12°).
+		const mirrorPair = () => analysis([frame(0, { yaw: -11 }), frame(100, { yaw: -11 }), frame(200, { yaw: 12 }), frame(300, { yaw: 12 })]);
+
+		it('fails a frontal frame and a turned one with nothing in between where continuity is enforced', () => {
+			const j = judgeFaceEvidence(input({ analysis: mirrorPair(), enforceContinuity: true }));
+			expect(j.retry).toEqual({ reason: 'challengeFailed' });
+			expect(j.challenge).toMatchObject({ passed: false, reason: 'notContinuous', continuity: { continuous: false, reason: 'noIntermediatePose' } });
+		});
+
+		it('records it and goes on where it is not (sandbox sessions)', () => {
+			const j = judgeFaceEvidence(input({ analysis: mirrorPair(), enforceInjection: false, enforceContinuity: false }));
+			expect(j.finish).toEqual({ outcome: 'livenessDetected' });
+			expect(j.challenge).toMatchObject({ passed: true, continuity: { continuous: false } });
+		});
+
+		it('passes a turn with the poses in between', () => {
+			const j = judgeFaceEvidence(input({ enforceContinuity: true }));
+			expect(j.finish).toEqual({ outcome: 'livenessDetected' });
+			expect(j.challenge?.continuity).toMatchObject({ continuous: true, rampFrames: 3 });
+		});
+	});
+
+	describe('the light challenge', () => {
+		const sequence: LightSequence = {
+			steps: [
+				{ colour: '#4f7ff0', ms: 400 },
+				{ colour: '#e0c040', ms: 450 },
+				{ colour: '#3fbf7f', ms: 400 },
+				{ colour: '#b070e0', ms: 500 }
+			]
+		};
+		const lin = (v: number) => (v / 255) ** 2.2;
+		/** What the server would measure on a face lit by `k` × the colour shown at t (sequence from 0). */
+		const measure = (t: number, k: number, kBackground = 0.01): LightMeasure => {
+			const step = lightStepAt(sequence, t);
+			const s = step >= 0 && step < sequence.steps.length ? hexToRgb(sequence.steps[step].colour).map(lin) : [0.5, 0.5, 0.5];
+			return { face: [0.3, 0.2, 0.15].map((a, c) => a * (1 + k * s[c])) as LightMeasure['face'], background: [0.2, 0.2, 0.2].map((a, c) => a * (1 + kBackground * s[c])) as LightMeasure['face'] };
+		};
+		/** The turn of turnLeftFrames, then frames across the sequence; every frame lit by `k`. */
+		const lit = (k: number) => {
+			const times = [0, 100, 200, 300, 400, 680, 810, 1130, 1210, 1530, 1710];
+			const yaws = [0, 0, 10, 25, 5, 2, 0, 0, 1, 0, 0];
+			return analysis(times.map((t, i) => ({ ...frame(t, { yaw: yaws[i] }), light: measure(t, k) })));
+		};
+
+		it('passes a face that reflected the colours, in time', () => {
+			const j = judgeFaceEvidence(input({ analysis: lit(0.2), light: { sequence, startedAt: 0, enforce: true } }));
+			expect(j.finish).toEqual({ outcome: 'livenessDetected' });
+			expect(j.light).toMatchObject({ passed: true, enforced: true, lagMs: 0 });
+			expect(j.light!.score).toBeGreaterThan(0.9);
+		});
+
+		it('fails a face that reflected nothing where it is enforced, and records it where it is not', () => {
+			const j = judgeFaceEvidence(input({ analysis: lit(0), light: { sequence, startedAt: 0, enforce: true } }));
+			expect(j.retry).toEqual({ reason: 'challengeFailed' });
+			expect(j.light).toMatchObject({ passed: false, reason: 'noResponse', enforced: true });
+			const sandbox = judgeFaceEvidence(input({ analysis: lit(0), enforceInjection: false, light: { sequence, startedAt: 0, enforce: false } }));
+			expect(sandbox.finish).toEqual({ outcome: 'livenessDetected' });
+			expect(sandbox.light).toMatchObject({ passed: false, reason: 'noResponse', enforced: false });
+		});
+
+		it('fails an upload without the time the colours started (frames posted without the page)', () => {
+			const j = judgeFaceEvidence(input({ analysis: lit(0.2), light: { sequence, startedAt: null, enforce: true } }));
+			expect(j.light).toMatchObject({ passed: false, reason: 'missing' });
+			expect(j.retry).toEqual({ reason: 'challengeFailed' });
+		});
+
+		it('fails a turn made before the colours were shown', () => {
+			const j = judgeFaceEvidence(input({ analysis: lit(0.2), light: { sequence, startedAt: 350, enforce: true } }));
+			expect(j.light).toMatchObject({ passed: false });
+			expect(j.retry).toEqual({ reason: 'challengeFailed' });
+		});
 	});
 });

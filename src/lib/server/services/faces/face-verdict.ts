@@ -3,7 +3,10 @@
 // again), so every rule here is unit-tested without models or a database.
 import { RETRYABLE_FAILURES, type FaceClaim, type FaceFailureReason } from '#lib/domain/page/face-evidence.schema.ts';
 import type { Challenge } from '#lib/domain/face/challenge.ts';
-import { verifyChallenge, type ChallengeResult } from '#lib/face/challenge.ts';
+import { TURN_SIGN, verifyChallenge, type ChallengeResult } from '#lib/face/challenge.ts';
+import type { LightSequence } from '#lib/domain/face/light-challenge.ts';
+import { verifyLightResponse, type LightResult } from '#lib/face/light-response.ts';
+import { verifyTurnContinuity, type ContinuityResult } from '#lib/face/turn-continuity.ts';
 import { isVirtualCameraLabel } from '#lib/face/injection.ts';
 import type { EvidenceAnalysis } from './evidence-analysis.ts';
 
@@ -35,6 +38,12 @@ export interface JudgeInput {
 	threshold: number;
 	/** Injection signals decide (live sessions); in sandbox sessions they are only recorded. */
 	enforceInjection: boolean;
+	/** How many of the upload's frames another session of the account was sent before (0 when not looked up). */
+	replayedFrames?: number;
+	/** The light challenge of this try (absent: none issued); `enforce`: a failure fails the try. */
+	light?: { sequence: LightSequence; startedAt: number | null; enforce: boolean } | null;
+	/** A turn must be one continuous motion to pass (live sessions; sandbox flows that opt in). */
+	enforceContinuity?: boolean;
 	claim: FaceClaim;
 	/** Failed tries before this one, and how many retries the node allows. */
 	failedTries: number;
@@ -50,6 +59,8 @@ export interface InjectionFindings {
 	/** One frame is another's mirror image (a photo and its mirror posted as a head turn). */
 	mirrored: boolean;
 	nonMonotonic: boolean;
+	/** Frames of this upload that the account's other sessions were sent before, byte for byte (a replay). */
+	replayedFrames: number;
 	/** The signals that fired. */
 	signals: string[];
 }
@@ -61,7 +72,9 @@ export interface Judgement {
 	retry?: { reason: FaceFailureReason };
 	/** Server's similarity with the reference or the recognition match (null when none was computed). */
 	similarity: number | null;
-	challenge: (ChallengeResult & { type: Challenge }) | null;
+	challenge: (ChallengeResult & { type: Challenge; continuity?: ContinuityResult }) | null;
+	/** The light challenge's verdict (null: none issued); `enforced`: whether it decided. */
+	light: (LightResult & { enforced: boolean }) | null;
 	injection: InjectionFindings;
 	/** Where the page's claim differs from the server's findings. */
 	disagreements: string[];
@@ -84,7 +97,7 @@ export function failureOutcome(type: FaceNodeType, reason: FaceFailureReason): s
 
 const SUCCESS: Record<FaceNodeType, string> = { liveness_detection: 'livenessDetected', face_scan: 'passed', face_compare: 'match', recognition: 'recognized' };
 
-export function injectionFindings(input: Pick<JudgeInput, 'analysis' | 'claim' | 'enforceInjection'>): InjectionFindings {
+export function injectionFindings(input: Pick<JudgeInput, 'analysis' | 'claim' | 'enforceInjection' | 'replayedFrames'>): InjectionFindings {
 	const { analysis, claim } = input;
 	const label = claim.camera?.label;
 	const virtualCamera = claim.camera?.virtual === true || isVirtualCameraLabel(label);
@@ -94,8 +107,17 @@ export function injectionFindings(input: Pick<JudgeInput, 'analysis' | 'claim' |
 	const nonMonotonic = analysis.timing.nonMonotonic || claim.timing?.nonMonotonic === true;
 	// Measured on the server only: the page's claim has no say in it.
 	const mirrored = analysis.motion.mirrored === true;
-	const signals = [virtualCamera && 'virtualCamera', frozen && 'frozenFrames', looped && 'loopedFrames', mirrored && 'mirroredFrames', nonMonotonic && 'frameTiming'].filter((s): s is string => !!s);
-	return { enforced: input.enforceInjection, virtualCamera, ...(label ? { cameraLabel: label.slice(0, 120) } : {}), frozen, looped, mirrored, nonMonotonic, signals };
+	// A camera never gives the same file twice: frames another session was sent are a replay.
+	const replayedFrames = input.replayedFrames ?? 0;
+	const signals = [
+		virtualCamera && 'virtualCamera',
+		frozen && 'frozenFrames',
+		looped && 'loopedFrames',
+		mirrored && 'mirroredFrames',
+		nonMonotonic && 'frameTiming',
+		replayedFrames > 0 && 'replayedFrames'
+	].filter((s): s is string => !!s);
+	return { enforced: input.enforceInjection, virtualCamera, ...(label ? { cameraLabel: label.slice(0, 120) } : {}), frozen, looped, mirrored, nonMonotonic, replayedFrames, signals };
 }
 
 /** Judges one try of a face node. */
@@ -103,8 +125,9 @@ export function judgeFaceEvidence(input: JudgeInput): Judgement {
 	const { analysis, type } = input;
 	const injection = injectionFindings(input);
 	const best = analysis.bestIndex >= 0 ? analysis.frames[analysis.bestIndex] : undefined;
-	const samples = analysis.frames.flatMap((f) => (f.faceCount === 1 && f.face ? [{ t: f.t, yaw: f.face.quality.yaw, ear: f.face.quality.eyeAspectRatio }] : []));
-	const challenge = input.challenge && input.requireLiveness ? { type: input.challenge, ...verifyChallenge(input.challenge, samples) } : null;
+	const samples = analysis.frames.flatMap((f) => (f.faceCount === 1 && f.face ? [{ t: f.t, yaw: f.face.quality.yaw, ear: f.face.quality.eyeAspectRatio, box: f.face.box }] : []));
+	const challenge = input.challenge && input.requireLiveness ? judgeChallenge(input, input.challenge, samples) : null;
+	const light = input.light && input.requireLiveness ? judgeLight(input, input.light, challenge ? (samples[challenge.peakIndex]?.t ?? null) : null) : null;
 	let similarity: number | null = null;
 	if (input.reference?.ok) similarity = input.reference.similarity;
 	if (input.recognition?.match) similarity = input.recognition.match.score;
@@ -126,11 +149,12 @@ export function judgeFaceEvidence(input: JudgeInput): Judgement {
 			if (!analysis.liveness.live) return 'notLive';
 		}
 		if (challenge && (!challenge.passed || (injection.enforced && injection.mirrored))) return 'challengeFailed';
+		if (light?.enforced && !light.passed) return 'challengeFailed';
 		if (input.reference?.ok && (similarity === null || similarity < input.threshold)) return 'noMatch';
 		return null;
 	})();
 
-	const judgement: Judgement = { similarity, challenge, injection, disagreements: [] };
+	const judgement: Judgement = { similarity, challenge, light, injection, disagreements: [] };
 	if (reason === null) {
 		judgement.finish = { outcome: type === 'recognition' && !input.recognition?.match ? 'newUser' : SUCCESS[type] };
 		if (type === 'recognition' && input.recognition?.match && input.recognition.match.score < input.threshold) judgement.finish = { outcome: 'newUser' };
@@ -141,6 +165,27 @@ export function judgeFaceEvidence(input: JudgeInput): Judgement {
 	}
 	judgement.disagreements = disagreements(input, judgement);
 	return judgement;
+}
+
+type Sample = { t: number; yaw: number; ear: number; box: { x: number; y: number; width: number; height: number } };
+
+/**
+ * The challenge on the frames; a turn must also be one continuous motion (a photo and its mirror
+ * image reach the yaw in one jump). Where continuity is not enforced (sandbox), it is only recorded.
+ */
+function judgeChallenge(input: JudgeInput, type: Challenge, samples: Sample[]): NonNullable<Judgement['challenge']> {
+	const result = { type, ...verifyChallenge(type, samples) };
+	if (type === 'blink' || !result.passed) return result;
+	const continuity = verifyTurnContinuity(TURN_SIGN[type], samples);
+	if (continuity.continuous || !input.enforceContinuity) return { ...result, continuity };
+	return { ...result, continuity, passed: false, reason: 'notContinuous' };
+}
+
+/** The light challenge, and whether the challenge's movement happened while the colours were shown. */
+function judgeLight(input: JudgeInput, light: NonNullable<JudgeInput['light']>, movementAt: number | null): NonNullable<Judgement['light']> {
+	const frames = input.analysis.frames.map((f) => ({ t: f.t, measure: f.light ?? null, ...(f.face ? { yaw: f.face.quality.yaw } : {}) }));
+	const result = verifyLightResponse(light.sequence, light.startedAt, frames, movementAt);
+	return { ...result, enforced: light.enforce };
 }
 
 /** Differences between the page's claim and the server's findings, in words for the node report. */

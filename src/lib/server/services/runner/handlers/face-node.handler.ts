@@ -3,6 +3,7 @@ import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
 import { faceSettingsOf, type FaceSettings } from '#lib/domain/nodes/face.contract.ts';
 import type { FaceFailureReason } from '#lib/domain/page/face-evidence.schema.ts';
 import { CHALLENGES, type Challenge } from '#lib/domain/face/challenge.ts';
+import { issueLightSequence, type LightSequence } from '#lib/domain/face/light-challenge.ts';
 import { LIVENESS_THRESHOLD } from '#lib/face/face-thresholds.ts';
 import { ESTIMATED_AGE_KEY, flowReadsEstimatedAge } from '#lib/domain/flow/modules-to-flow.ts';
 import { decodeImage } from '../../../biometrics/image-decode.ts';
@@ -21,6 +22,8 @@ type CompareNode = NodeOf<'face_scan'> | NodeOf<'face_compare'>;
 interface FaceNodeState {
 	failedTries: number;
 	challenge: Challenge | null;
+	/** The light challenge's colours of the current try (renewed with the challenge). */
+	light?: LightSequence | null;
 	/** Why each earlier try failed (kept for the node report, which is written once the node ends). */
 	history?: { reason: FaceFailureReason; at: number; liveness: number | null; challenge?: Challenge | null }[];
 }
@@ -45,6 +48,15 @@ function issueChallenge(ctx: Ctx, settings: FaceSettings): Challenge | null {
 	if (settings.testChallenge && ctx.session.env === 'test') return settings.testChallenge;
 	return CHALLENGES[randomInt(CHALLENGES.length)];
 }
+
+/** A random light sequence for each try of a node that asks for liveness (the page cannot know it before). */
+function issueLight(settings: FaceSettings): LightSequence | null {
+	return wantsChallenge(settings) ? issueLightSequence(randomInt) : null;
+}
+
+/** Live sessions always; sandbox flows when testMode opts in (Chromium's fake camera reflects no light). */
+const enforcesLight = (ctx: Ctx, settings: FaceSettings) => ctx.session.env === 'live' || settings.testEnforce.light;
+const enforcesContinuity = (ctx: Ctx, settings: FaceSettings) => ctx.session.env === 'live' || settings.testEnforce.continuousTurn;
 
 /**
  * The consent given on the permissions page (null when the flow has no permissions node). Read from
@@ -96,8 +108,18 @@ function reportDetails(ctx: Ctx, evidence: FaceEvidence, judgement: Judgement, s
 			: {}),
 		liveness: { median: round(a.liveness.median), scores: a.liveness.scores.map((s) => round(s)), threshold: LIVENESS_THRESHOLD, live: a.liveness.live },
 		...(judgement.challenge
-			? { challenge: { type: judgement.challenge.type, passed: judgement.challenge.passed, ...(judgement.challenge.reason ? { reason: judgement.challenge.reason } : {}), baseline: round(judgement.challenge.baseline), peak: round(judgement.challenge.peak) } }
+			? {
+					challenge: {
+						type: judgement.challenge.type,
+						passed: judgement.challenge.passed,
+						...(judgement.challenge.reason ? { reason: judgement.challenge.reason } : {}),
+						baseline: round(judgement.challenge.baseline),
+						peak: round(judgement.challenge.peak),
+						...(judgement.challenge.continuity ? { continuity: judgement.challenge.continuity } : {})
+					}
+				}
 			: {}),
+		...(judgement.light ? { lightChallenge: judgement.light } : {}),
 		identity: { minSimilarity: round(a.identity.minSimilarity), consistent: a.identity.consistent },
 		// The report's livenessDetected reads this on nodes other than liveness_detection.
 		...(ctx.node.type === 'face_scan' && settings.requireLiveness ? { livenessDetected: a.liveness.live && (judgement.challenge?.passed ?? true) } : {}),
@@ -196,7 +218,8 @@ export function faceNodeHandler(cancelOutcome: string): NodeHandler<FaceNodeType
 			if (compare && !referencePresent(compare, ctx.session, ctx.data)) {
 				return finishWith(ctx, 'referenceUnavailable', { reference: { source: referenceSourceOf(compare), error: 'missing' } });
 			}
-			setState(ctx, { failedTries: 0, challenge: issueChallenge(ctx, faceSettingsOf(ctx.node)) });
+			const settings = faceSettingsOf(ctx.node);
+			setState(ctx, { failedTries: 0, challenge: issueChallenge(ctx, settings), light: issueLight(settings) });
 		},
 		view(ctx) {
 			const s = faceSettingsOf(ctx.node);
@@ -207,6 +230,7 @@ export function faceNodeHandler(cancelOutcome: string): NodeHandler<FaceNodeType
 				available: true,
 				mode: s.mode,
 				challenge: state.challenge,
+				light: state.light ?? null,
 				// Tries the user still has, this one included: maxRetries counts the tries after the first.
 				triesLeft: Math.max(1, s.maxRetries + 1 - state.failedTries),
 				settings: {
@@ -236,6 +260,10 @@ export function faceNodeHandler(cancelOutcome: string): NodeHandler<FaceNodeType
 				if (ctx.session.consent?.biometric === false) return { finish: finishWith(ctx, 'noConsent') };
 				const settings = faceSettingsOf(ctx.node);
 				const state = stateOf(ctx);
+				// Looked up before this upload's frames are recorded, in the decision's transaction.
+				const prints = ctx.repos.faceFramePrints;
+				const replayedFrames = await prints.countSeenElsewhere(ctx.session.accountId, ctx.session.id, evidence.frameDigests);
+				await prints.record(ctx.session.accountId, ctx.session.id, evidence.frameDigests, ctx.now);
 				const judgement = judgeFaceEvidence({
 					type: ctx.node.type,
 					mode: settings.mode ?? undefined,
@@ -246,7 +274,11 @@ export function faceNodeHandler(cancelOutcome: string): NodeHandler<FaceNodeType
 					reference: evidence.reference,
 					recognition: evidence.recognition,
 					threshold: settings.similarityThreshold,
-					enforceInjection: ctx.session.env === 'live',
+					// Live sessions always; a sandbox one only when its flow asks to be judged as live.
+					enforceInjection: ctx.session.env === 'live' || settings.testEnforce.injection,
+					replayedFrames,
+					light: state.light ? { sequence: state.light, startedAt: evidence.lightStartedAt, enforce: enforcesLight(ctx, settings) } : null,
+					enforceContinuity: enforcesContinuity(ctx, settings),
 					claim: evidence.claim,
 					failedTries: state.failedTries,
 					maxRetries: settings.maxRetries
@@ -256,7 +288,7 @@ export function faceNodeHandler(cancelOutcome: string): NodeHandler<FaceNodeType
 				const history = [...(state.history ?? [])];
 				if (judgement.retry) {
 					history.push({ reason: judgement.retry.reason, at: ctx.now, liveness: round(evidence.analysis.liveness.median), challenge: state.challenge });
-					setState(ctx, { failedTries: tries, challenge: issueChallenge(ctx, settings), history });
+					setState(ctx, { failedTries: tries, challenge: issueChallenge(ctx, settings), light: issueLight(settings), history });
 					return { notice: { code: 'face.retry', params: { reason: judgement.retry.reason, triesLeft: settings.maxRetries + 1 - tries } } };
 				}
 				const finish = judgement.finish!;

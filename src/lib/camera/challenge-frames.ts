@@ -1,0 +1,101 @@
+// Which of the frames grabbed during the challenge the page uploads (at most `room` of them). The
+// server verifies the turn as one continuous motion, so the frames of the turn itself (from the last
+// frontal frame to the peak) all go; the light challenge needs frames across its sequence, one soon
+// after each colour change (a late response shows there) and one near each step's end; the rest fill
+// in evenly. Pure, so it is tested without a browser.
+import { lightStepStarts, type LightSequence } from '#lib/domain/face/light-challenge.ts';
+import { CHALLENGE_FRONTAL_YAW, CHALLENGE_TURN_DELTA } from '#lib/face/face-thresholds.ts';
+import { TURN_MAX_GAP_MS } from '#lib/face/turn-continuity.ts';
+
+export interface ChallengeFrame {
+	t: number;
+	/** Head yaw the page measured (null: no face in the frame). */
+	yaw: number | null;
+}
+
+/**
+ * How long after a colour change the page looks for a frame: past a camera's latency (~150 ms) and the
+ * page's 100 ms fade, before a stream relayed 300 ms late has caught up.
+ */
+export const AFTER_CHANGE_MS = 280;
+/** …and before the step's end (the last frame of a step surely shows it). */
+const BEFORE_END_MS = 40;
+/**
+ * Kept frames of the turn at most this far apart where the camera gave them: dense enough that the
+ * turn's intermediate poses are kept (the server wants no step over 85 % of the turn), and well
+ * inside the gap the server's continuity check allows (TURN_MAX_GAP_MS), which is wide only so that
+ * a slow device's frames still count.
+ */
+const RAMP_GAP_MS = Math.min(280, TURN_MAX_GAP_MS - 20);
+
+/**
+ * The frames of the turn (indices into `frames`): as the server finds them (turn-continuity.ts), from
+ * the last frontal frame the turn of CHALLENGE_TURN_DELTA starts from up to the peak, and one frame
+ * before it (the browser's yaw and the server's differ by a degree or two).
+ */
+function rampOf(frames: readonly ChallengeFrame[], peakIndex: number): number[] {
+	if (peakIndex < 0 || peakIndex >= frames.length) return [];
+	let start = peakIndex;
+	for (let i = peakIndex - 1; i >= 0; i--) {
+		const yaw = frames[i].yaw;
+		if (yaw === null) continue;
+		start = i;
+		if (Math.abs(yaw) <= CHALLENGE_FRONTAL_YAW && Math.abs(yaw - (frames[peakIndex].yaw ?? 0)) >= CHALLENGE_TURN_DELTA) {
+			for (let j = i - 1; j >= 0; j--) {
+				if (frames[j].yaw === null) continue;
+				start = j;
+				break;
+			}
+			break;
+		}
+	}
+	const ramp = [];
+	for (let i = start; i <= peakIndex; i++) if (frames[i].yaw !== null) ramp.push(i);
+	// A slow turn has many frames and the light needs room too: keep as few as leave no gap the server
+	// refuses. From each kept frame, the farthest one still within RAMP_GAP_MS (the next one where none
+	// is: a gap the camera made cannot be mended here). Thinning to a fixed count instead (5 were kept)
+	// left gaps of 320–510 ms on a 1.5 s turn sampled every ~170 ms, and the genuine subject failed as notContinuous.
+	const keep = ramp.length ? [ramp[0]] : [];
+	for (let k = 0; k < ramp.length - 1; ) {
+		let next = k + 1;
+		while (next + 1 < ramp.length && frames[ramp[next + 1]].t - frames[ramp[k]].t <= RAMP_GAP_MS) next++;
+		keep.push(ramp[next]);
+		k = next;
+	}
+	return keep;
+}
+
+/** The frame nearest `t` among those with a face, or -1. */
+function nearest(frames: readonly ChallengeFrame[], t: number, from: number, to: number): number {
+	let best = -1;
+	for (let i = 0; i < frames.length; i++) {
+		if (frames[i].yaw === null || frames[i].t < from || frames[i].t > to) continue;
+		if (best < 0 || Math.abs(frames[i].t - t) < Math.abs(frames[best].t - t)) best = i;
+	}
+	return best;
+}
+
+/**
+ * Indices (into `frames`, in time order) of the frames to upload. `peakIndex`: the frame where the
+ * challenge's movement peaked (-1: none); `light`: the sequence and when it started (frames' clock).
+ */
+export function chooseChallengeFrames(frames: readonly ChallengeFrame[], room: number, peakIndex: number, light: { sequence: LightSequence; startedAt: number } | null): number[] {
+	if (frames.length <= room) return frames.map((_, i) => i);
+	const keep = new Set<number>();
+	const add = (i: number) => {
+		if (i >= 0 && keep.size < room) keep.add(i);
+	};
+	for (const i of rampOf(frames, peakIndex)) add(i);
+	if (light) {
+		const starts = lightStepStarts(light.sequence).map((s) => light.startedAt + s);
+		const steps = light.sequence.steps;
+		// First the frames just after each change, then those near each step's end.
+		for (const [k, start] of starts.entries()) add(nearest(frames, start + AFTER_CHANGE_MS, start + AFTER_CHANGE_MS - 120, start + steps[k].ms + 150));
+		for (const [k, start] of starts.entries()) add(nearest(frames, start + steps[k].ms - BEFORE_END_MS, start + 150, start + steps[k].ms + 100));
+	}
+	// The rest evenly in time: the movement's start and end, the eyes reopening.
+	const stride = frames.length / Math.max(1, room - keep.size);
+	for (let x = 0; keep.size < room && x < frames.length; x += stride) add(Math.floor(x));
+	for (let i = frames.length - 1; keep.size < room && i >= 0; i--) add(i);
+	return [...keep].sort((a, b) => a - b);
+}
