@@ -46,8 +46,9 @@ describe.each(STORE_KINDS)('webhook delivery survives kill -9 (%s)', (kind) => {
 		server.process.kill('SIGKILL');
 		const cutOff = receiver.pending();
 		await new Promise((r) => server.process.once('exit', r));
-		const beforeRestart = receiver.counts().size;
-		expect(beforeRestart).toBeLessThan(SESSIONS);
+		// Whether some events were not even sent before the crash depends on the machine's speed: a
+		// server keeps up to 64 attempts in flight, more than SESSIONS, so on a slow machine every
+		// event may be among those cut off. Both cases must end with every event delivered.
 
 		const crashed = server;
 		server = await startServer(env, { dataDir });
