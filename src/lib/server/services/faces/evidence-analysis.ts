@@ -15,6 +15,7 @@ import { frameSignature, motionSignals, timingSignals, type MotionSignals, type 
 import { fivePoints, type Landmarks5 } from '#lib/face/landmarks.ts';
 import { measureLight, type LightMeasure } from '#lib/face/light-response.ts';
 import { createQualityScratch, measureFace, type FaceQualityMetrics } from '#lib/face/quality.ts';
+import { looksLikeSkin } from '#lib/face/skin-tone.ts';
 import { qualityGate, type QualitySettings, type QualityVerdict } from '#lib/face/quality-gate.ts';
 import type { FaceEngine } from '../../biometrics/face-engine.ts';
 import { decodeImage, type DecodedImage } from '../../biometrics/image-decode.ts';
@@ -138,8 +139,9 @@ export async function analyseEvidence(engine: FaceEngine, input: readonly Eviden
 				continue;
 			}
 			signatures.push(frameSignature(image));
-			// Boxes nested in the face or specks far smaller than it are not another person.
-			const detections = distinctFaces(await pipeline.detect(image));
+			// Boxes nested in the face or specks far smaller than it are not another person; a shape
+			// coloured as no skin is (Chromium's green test-pattern disc) is not a face at all.
+			const detections = distinctFaces((await pipeline.detect(image)).filter((d) => looksLikeSkin(image, d.box)));
 			const largest = detections[0];
 			let face: AnalysedFace | null = null;
 			if (largest) {

@@ -232,6 +232,14 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 		expect((await reports(sessionId)).find((r) => r.nodeId === 'live')).toMatchObject({ outcome: 'noFace', details: { reason: 'noFace', framesWithFace: 0 } });
 	});
 
+	it("face_scan capture: Chromium's test pattern is no face, though the detector finds one in it (a green disc)", async () => {
+		// Frames of Chromium's fake camera at 1280×720 in which fr_detect finds a "face" (0.80–0.91).
+		const pattern = await Promise.all([26, 32, 75].map(async (n, i) => ({ image: await fixtureBase64(`chromium_test_pattern_${n}.jpg`), t: 400 * i })));
+		const { sessionId, principal, state } = await start([{ id: 'scan', type: 'face_scan', mode: 'capture', maxRetries: 0 }]);
+		await upload(principal, state, { frames: pattern });
+		expect((await reports(sessionId)).find((r) => r.nodeId === 'scan')).toMatchObject({ outcome: 'notPassed', details: { reason: 'noFace', framesWithFace: 0 } });
+	});
+
 	it.each([0, 1, 3])('maxRetries %i: "N tries left" is always followed by exactly N more tries, never "0 tries left"', async (maxRetries) => {
 		const { sessionId, principal, state } = await start([{ id: 'live', type: 'liveness_detection', maxRetries }]);
 		let current = state;
