@@ -2,7 +2,7 @@
 // Chromium's test pattern, which fr_detect takes for a face, is not.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LIGHT_PALETTE } from '#lib/domain/face/light-challenge.ts';
 import { looksLikeSkin, skinTone } from '#lib/face/skin-tone.ts';
@@ -13,13 +13,13 @@ const FACES = path.resolve(import.meta.dirname, '../../../../tests/fixtures/face
 const PORTRAITS = ['barack_obama_1.jpg', 'barack_obama_2.jpg', 'joe_biden_2_800w.jpg', 'eileen_collins_1.jpg', 'codait_luciano_1.jpg', 'group_obama_family_2011.jpg', 'live_minivision_1.jpg', 'spoof_screen_minivision_1.jpg'];
 
 /** Renderings a camera or a user's room gives: dark, blurred, grey, and lit by each of the light challenge's colours. */
-const RENDERINGS: [string, (s: sharp.Sharp) => sharp.Sharp][] = [
+const RENDERINGS: [string, (s: Sharp) => Sharp][] = [
 	['as taken', (s) => s],
 	['dark', (s) => s.linear(0.35, 0)],
 	['blurred', (s) => s.blur(3)],
 	['grey camera', (s) => s.grayscale()],
 	['cold white balance', (s) => s.linear([0.8, 1, 1.25], [0, 0, 0])],
-	...LIGHT_PALETTE.map((colour): [string, (s: sharp.Sharp) => sharp.Sharp] => {
+	...LIGHT_PALETTE.map((colour): [string, (s: Sharp) => Sharp] => {
 		// The screen's colour added to the face at k = 0.3, three times the light challenge's estimate.
 		const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(colour.slice(i, i + 2), 16) / 255);
 		return [`lit ${colour}`, (s) => s.linear([0.7 + 0.3 * r, 0.7 + 0.3 * g, 0.7 + 0.3 * b], [0, 0, 0])];
