@@ -80,10 +80,19 @@ export async function startServer(env: Record<string, string> = {}, options: { d
 /** A fetch bound to a base URL and an API key. */
 export function apiClient(base: string, key?: string) {
 	return async (method: string, p: string, body?: unknown, headers: Record<string, string> = {}) => {
-		const res = await fetch(`${base}/api${p}`, {
-			method,
-			headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-			body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body)
+		const send = () =>
+			fetch(`${base}/api${p}`, {
+				method,
+				headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+				body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body)
+			});
+		// A kept-alive connection the server closed as this request went out (after an earlier request's
+		// body was refused unread, or its idle time ran out on a loaded machine) fails before the server
+		// read a byte of this one: "other side closed" with no answer. Any HTTP client retries that once
+		// on a new connection; the request itself never reached the handler.
+		const res = await send().catch((err: Error & { cause?: { code?: string } }) => {
+			if (err.cause?.code === 'UND_ERR_SOCKET' || err.cause?.code === 'ECONNRESET') return send();
+			throw err;
 		});
 		const text = await res.text();
 		let json: any;
