@@ -10,7 +10,7 @@ import { STORE_KINDS, createTestApp, manualClock } from '../../../../../tests/he
 import { encodeJpeg, fixtureBase64, fixtureFrame, shift, stillFrames, turnFrames, type Raw, type TestFrame } from '../../../../../tests/helpers/face-frames.ts';
 import type { Box } from '#lib/face/image.ts';
 import { lightUp, pageTimes, screenAt } from '../../../../../tests/helpers/light-frames.ts';
-import { LIGHT_PALETTE, type LightSequence } from '#lib/domain/face/light-challenge.ts';
+import { hexToRgb, LIGHT_PALETTE, type LightSequence } from '#lib/domain/face/light-challenge.ts';
 import { FaceEngine, subjectOf } from '../../biometrics/face-engine.ts';
 import type { ApiPrincipal } from '../../repositories/account.repository.ts';
 import type { PagePrincipal } from '../page.service.ts';
@@ -187,10 +187,17 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 
 		// Frames that answer other colours fail. Not the first session's frames: two random sequences
 		// can share most of their colours (scripts/eval/light-replay.ts: about 1.4 % of replays pass),
-		// so this one answers a sequence with every colour changed, on the other session's timing.
+		// so this one answers a sequence with every colour changed to the palette's most unlike one
+		// (blue for yellow, violet for green…; a neighbour hue, violet for blue, can still pass), on
+		// the other session's timing.
 		const other = await start([node]);
 		const otherSequence = (other.state.node!.props as { light: LightSequence }).light;
-		const shifted = { steps: otherSequence.steps.map((s) => ({ ...s, colour: LIGHT_PALETTE[(LIGHT_PALETTE.indexOf(s.colour as (typeof LIGHT_PALETTE)[number]) + 3) % LIGHT_PALETTE.length] })) };
+		const chroma = (c: string) => {
+			const [r, g, b] = hexToRgb(c);
+			return [r - g, b - g];
+		};
+		const unlike = (c: string) => [...LIGHT_PALETTE].sort((a, b) => Math.hypot(...chroma(b).map((v, i) => v - chroma(c)[i])) - Math.hypot(...chroma(a).map((v, i) => v - chroma(c)[i])))[0];
+		const shifted = { steps: otherSequence.steps.map((s) => ({ ...s, colour: unlike(s.colour) })) };
 		await upload(other.principal, other.state, { frames: await lit(shifted), lightStartedAt: 200 });
 		const [replayed] = (await reports(other.sessionId)).filter((r) => r.nodeId === 'live');
 		expect(replayed.outcome).toBe('deepfakeDetected');
@@ -384,37 +391,78 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 		expect((await reports(plain.sessionId)).find((r) => r.nodeId === 'cap')!.details).not.toHaveProperty('ageEstimate');
 	});
 
-	it('recognition: a new face is enrolled with consent, found again in a later session, and other faces are new', async () => {
-		const node = { id: 'rec', type: 'recognition' };
-		const first = await start([node], { clientReferenceId: 'customer-42' });
-		await upload(first.principal, first.state, { frames: frames.obama1 });
-		expect((await reports(first.sessionId)).find((r) => r.nodeId === 'rec')).toMatchObject({ outcome: 'newUser', details: { enrolled: true } });
+	const LIVE = { id: 'live', type: 'liveness_detection', testMode: { challenge: 'turnLeft' } };
+	const REC = { id: 'rec', type: 'recognition' };
+
+	it('recognition: a new face proved live in the session is enrolled with consent, found again in a later session, and other faces are new', async () => {
+		// The liveness node first: it proves barack_obama_2 live (turn); the recognition's barack_obama_1 is the same man.
+		const first = await start([LIVE, REC], { clientReferenceId: 'customer-42' });
+		const afterLive = await upload(first.principal, first.state, { frames: frames.turnLeft });
+		expect(afterLive.state.node?.id).toBe('rec');
+		await upload(first.principal, afterLive.state, { frames: frames.obama1 });
+		const enrolled = (await reports(first.sessionId)).find((r) => r.nodeId === 'rec')!;
+		expect(enrolled).toMatchObject({ outcome: 'newUser', details: { enrolled: true, enrolledWithLiveness: { nodeId: 'live' } } });
+		expect((enrolled.details as any).enrolledWithLiveness.similarity).toBeGreaterThanOrEqual(0.45);
 		expect(await app.uow.repos.faceTemplates.countForSession(first.sessionId)).toBe(1);
 
-		const second = await start([node], { clientReferenceId: 'someone' });
+		const second = await start([REC], { clientReferenceId: 'someone' });
 		await upload(second.principal, second.state, { frames: frames.obama2 });
 		const found = (await reports(second.sessionId)).find((r) => r.nodeId === 'rec')!;
 		expect(found).toMatchObject({ outcome: 'recognized', details: { recognizedClientReferenceId: 'customer-42', recognizedSessionId: first.sessionId } });
 		const data = (await app.uow.repos.sessions.findById(second.sessionId))!.data as Record<string, any>;
 		expect(data.recognition).toMatchObject({ clientReferenceId: 'customer-42', sessionId: first.sessionId });
 
-		const third = await start([node], { clientReferenceId: 'new-person', consent: { biometric: true, enrolment: false } });
+		const third = await start([REC], { clientReferenceId: 'new-person', consent: { biometric: true, enrolment: false } });
 		await upload(third.principal, third.state, { frames: frames.biden });
 		expect((await reports(third.sessionId)).find((r) => r.nodeId === 'rec')).toMatchObject({ outcome: 'newUser', details: { enrolled: false, notEnrolledBecause: 'noEnrolmentConsent' } });
 		expect(await app.uow.repos.faceTemplates.countForSession(third.sessionId)).toBe(0);
 
-		const empty = await start([{ ...node, maxRetries: 0 }]);
+		const empty = await start([{ ...REC, maxRetries: 0 }]);
 		await upload(empty.principal, empty.state, { frames: frames.empty });
 		expect((await reports(empty.sessionId)).find((r) => r.nodeId === 'rec')).toMatchObject({ outcome: 'noFace' });
 	});
 
+	it('recognition: a photo posted as frames, passive-live but never through the active checks, is not enrolled', async () => {
+		const photo = await start([REC], { clientReferenceId: 'photo-only' });
+		await upload(photo.principal, photo.state, { frames: frames.biden });
+		const report = (await reports(photo.sessionId)).find((r) => r.nodeId === 'rec')!;
+		expect(report).toMatchObject({ outcome: 'newUser', details: { enrolled: false, notEnrolledBecause: 'awaitingLiveness', liveness: { live: true } } });
+		expect(await app.uow.repos.faceTemplates.countForSession(photo.sessionId)).toBe(0);
+	});
+
+	it('recognition: another face than the one proved live is not enrolled', async () => {
+		const swapped = await start([LIVE, REC], { clientReferenceId: 'swapped' });
+		const afterLive = await upload(swapped.principal, swapped.state, { frames: frames.turnLeft });
+		await upload(swapped.principal, afterLive.state, { frames: frames.biden });
+		expect((await reports(swapped.sessionId)).find((r) => r.nodeId === 'rec')).toMatchObject({ outcome: 'newUser', details: { enrolled: false, notEnrolledBecause: 'notTheLiveFace' } });
+		expect(await app.uow.repos.faceTemplates.countForSession(swapped.sessionId)).toBe(0);
+	});
+
+	it('recognition first (the e-mail module order): the new user is enrolled when a later liveness node proves the same face live', async () => {
+		// The same man is enrolled by the first test (customer-42): his sessions go, and their templates with them.
+		await app.store.query("delete from sessions where client_reference_id = 'customer-42'");
+		const later = await start([REC, LIVE], { clientReferenceId: 'recognised-first' });
+		const afterRec = await upload(later.principal, later.state, { frames: frames.obama1 });
+		const pending = (await reports(later.sessionId)).find((r) => r.nodeId === 'rec')!;
+		expect(pending).toMatchObject({ outcome: 'newUser', details: { enrolled: false, notEnrolledBecause: 'awaitingLiveness' } });
+		expect(await app.uow.repos.faceTemplates.countForSession(later.sessionId)).toBe(0);
+		await upload(later.principal, afterRec.state, { frames: frames.turnLeft });
+		const live = (await reports(later.sessionId)).find((r) => r.nodeId === 'live')!;
+		expect(live).toMatchObject({ outcome: 'livenessDetected', details: { enrolledFor: [{ nodeId: 'rec' }] } });
+		expect(await app.uow.repos.faceTemplates.countForSession(later.sessionId)).toBe(1);
+	});
+
 	it('recognition forgets a purged session: its template goes with it', async () => {
-		const node = { id: 'rec', type: 'recognition' };
-		const first = await start([node], { clientReferenceId: 'to-be-purged' });
-		await upload(first.principal, first.state, { frames: frames.biden });
+		// No one else enrolled with this face (earlier tests enrolled the same man).
+		await app.store.query("delete from sessions where client_reference_id in ('customer-42', 'recognised-first')");
+		const first = await start([LIVE, REC], { clientReferenceId: 'to-be-purged' });
+		const afterLive = await upload(first.principal, first.state, { frames: frames.turnLeft });
+		await upload(first.principal, afterLive.state, { frames: frames.obama1 });
+		expect(await app.uow.repos.faceTemplates.countForSession(first.sessionId)).toBe(1);
 		await app.store.query('delete from sessions where id = $1', [first.sessionId]);
-		const again = await start([node]);
-		await upload(again.principal, again.state, { frames: frames.biden });
+		expect(await app.uow.repos.faceTemplates.countForSession(first.sessionId)).toBe(0);
+		const again = await start([REC]);
+		await upload(again.principal, again.state, { frames: frames.obama1 });
 		const report = (await reports(again.sessionId)).find((r) => r.nodeId === 'rec')!;
 		expect(report.outcome).toBe('newUser');
 	});
