@@ -186,7 +186,7 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 		expect(report.outcome, JSON.stringify({ ...d, claim: undefined })).toBe('livenessDetected');
 
 		// Frames that answer other colours fail. Not the first session's frames: two random sequences
-		// can share most of their colours (scripts/eval/light-replay.ts: about 1.4 % of replays pass),
+		// can share most of their colours (scripts/eval/light-replay.ts: about 2.6 % of replays pass),
 		// so this one answers a sequence with every colour changed to the palette's most unlike one
 		// (blue for yellow, violet for green…; a neighbour hue, violet for blue, can still pass), on
 		// the other session's timing.
