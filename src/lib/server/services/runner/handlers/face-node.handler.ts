@@ -13,6 +13,7 @@ import { newId } from '../../../crypto.ts';
 import { analyseFaceUpload, MAX_FACE_UPLOAD_BYTES, parseFaceUpload, type FaceEvidence } from '../../faces/face-evidence.ts';
 import { encodeSavedTemplate, referencePresent, referenceSourceOf, sessionReferenceKey, type SavedFace } from '../../faces/face-reference.ts';
 import { failureOutcome, judgeFaceEvidence, type FaceNodeType, type Judgement } from '../../faces/face-verdict.ts';
+import { closestLiveFace, pendingFor, sameLivePerson, type EnrolmentState, type LiveMatch } from '../../faces/live-enrolment.ts';
 import { evidenceIntake, type ActionResult, type NodeContext, type NodeFinish, type NodeHandler } from '../node-handler.ts';
 
 type Ctx = NodeContext<FaceNodeType>;
@@ -28,15 +29,18 @@ interface FaceNodeState {
 	history?: { reason: FaceFailureReason; at: number; liveness: number | null; challenge?: Challenge | null }[];
 }
 
+type StoredState = FaceNodeState & EnrolmentState;
+
 const STATE_KEY = 'faceNodes';
 
-function stateOf(ctx: Ctx): FaceNodeState {
-	const all = (ctx.data[STATE_KEY] ?? {}) as Record<string, FaceNodeState>;
-	return all[ctx.node.id] ?? { failedTries: 0, challenge: null };
+const allStates = (ctx: Ctx) => (ctx.data[STATE_KEY] ?? {}) as Record<string, StoredState>;
+
+function stateOf(ctx: Ctx): StoredState {
+	return allStates(ctx)[ctx.node.id] ?? { failedTries: 0, challenge: null };
 }
 
-function setState(ctx: Ctx, state: FaceNodeState): void {
-	ctx.data[STATE_KEY] = { ...((ctx.data[STATE_KEY] as Record<string, FaceNodeState>) ?? {}), [ctx.node.id]: state };
+function setState(ctx: Ctx, state: StoredState, nodeId = ctx.node.id): void {
+	ctx.data[STATE_KEY] = { ...allStates(ctx), [nodeId]: state };
 }
 
 /** Whether this node asks for an active challenge (liveness_detection always; face_scan with requireLiveness). */
@@ -165,24 +169,61 @@ async function persist(ctx: Ctx, evidence: FaceEvidence, judgement: Judgement): 
 			};
 			Object.assign(out, { recognizedClientReferenceId: match.clientReferenceId, recognizedSessionId: match.sessionId });
 		} else if (outcome === 'newUser') {
-			const consent = await consentOf(ctx);
-			const enrol = consent?.enrolment === true && a.liveness.live && evidence.protectedTemplate !== null;
-			if (enrol) {
-				await ctx.repos.faceTemplates.insert({
-					id: newId('ftp'),
-					accountId: ctx.session.accountId,
-					env: ctx.session.env,
-					sessionId: ctx.session.id,
-					clientReferenceId: ctx.session.clientReferenceId,
-					template: encodeTemplate(evidence.protectedTemplate!),
-					createdAt: ctx.now
-				});
-			}
-			out.enrolled = enrol;
-			if (!enrol) out.notEnrolledBecause = consent?.enrolment !== true ? 'noEnrolmentConsent' : !a.liveness.live ? 'notLive' : 'noFace';
+			Object.assign(out, await enrolNewUser(ctx, evidence));
 		}
 	}
+	// A face proven live: kept for a later recognition node, and it enrols an earlier one's new user.
+	if (evidence.protectedTemplate && provedLive(ctx, outcome)) {
+		setState(ctx, { ...stateOf(ctx), liveTemplate: encodeSavedTemplate(evidence.protectedTemplate) });
+		const enrolled: LiveMatch[] = [];
+		for (const pending of pendingFor(allStates(ctx), evidence.protectedTemplate)) {
+			await insertTemplate(ctx, pending.template);
+			const { pendingEnrolment: _, ...rest } = allStates(ctx)[pending.nodeId];
+			setState(ctx, rest, pending.nodeId);
+			enrolled.push({ nodeId: pending.nodeId, similarity: round(pending.similarity)! });
+		}
+		if (enrolled.length) out.enrolledFor = enrolled;
+	}
 	return out;
+}
+
+/** Whether this node's success proved the face live with the active checks (not passive liveness alone). */
+function provedLive(ctx: Ctx, outcome: string): boolean {
+	if (ctx.node.type === 'liveness_detection') return outcome === 'livenessDetected';
+	return ctx.node.type === 'face_scan' && outcome === 'passed' && faceSettingsOf(ctx.node).requireLiveness;
+}
+
+async function insertTemplate(ctx: Ctx, template: Float32Array): Promise<void> {
+	await ctx.repos.faceTemplates.insert({
+		id: newId('ftp'),
+		accountId: ctx.session.accountId,
+		env: ctx.session.env,
+		sessionId: ctx.session.id,
+		clientReferenceId: ctx.session.clientReferenceId,
+		template: encodeTemplate(template),
+		createdAt: ctx.now
+	});
+}
+
+/**
+ * A recognition node's new user: enrolled with consent, a live passive score and a face this session
+ * proved live with its active checks (live-enrolment.ts); pending until such a face comes, when the
+ * flow checks liveness later.
+ */
+async function enrolNewUser(ctx: Ctx, evidence: FaceEvidence): Promise<Record<string, unknown>> {
+	const consent = await consentOf(ctx);
+	const template = evidence.protectedTemplate;
+	if (consent?.enrolment !== true) return { enrolled: false, notEnrolledBecause: 'noEnrolmentConsent' };
+	if (!evidence.analysis.liveness.live) return { enrolled: false, notEnrolledBecause: 'notLive' };
+	if (!template) return { enrolled: false, notEnrolledBecause: 'noFace' };
+	const live = closestLiveFace(allStates(ctx), template);
+	if (sameLivePerson(live)) {
+		await insertTemplate(ctx, template);
+		return { enrolled: true, enrolledWithLiveness: { nodeId: live.nodeId, similarity: round(live.similarity) } };
+	}
+	setState(ctx, { ...stateOf(ctx), pendingEnrolment: encodeSavedTemplate(template) });
+	// Another face proved live than this one is no enrolment; with none yet, a later liveness node may enrol it.
+	return { enrolled: false, notEnrolledBecause: live ? 'notTheLiveFace' : 'awaitingLiveness' };
 }
 
 /**
