@@ -114,4 +114,15 @@ describe('groupTextLines', () => {
 		expect(lines[0].y).toBeLessThan(lines[1].y);
 		expect(flipQuad(lines[0].quad)[0]).toEqual(lines[0].quad[2]);
 	});
+
+	it('takes a line\'s height from its long pieces, not from short thin runs of fillers', () => {
+		// An MRZ name line: the capitals in one 600-long box 30 high, two filler runs in short boxes 18 high.
+		const lines = groupTextLines([box(300, 100, 600, 30), box(640, 101, 40, 18), box(700, 101, 40, 18)], 0);
+		expect(lines).toHaveLength(1);
+		expect(lines[0].boxes).toBe(3);
+		// Unweighted, the three pieces averaged 22: the crop cut the capitals at top and bottom.
+		expect(lines[0].height).toBeGreaterThan(28);
+		expect(lines[0].height).toBeLessThan(30);
+		expect(lines[0].y0).toBeCloseTo(85.7, 0);
+	});
 });

@@ -83,17 +83,24 @@ export function groupTextLines(boxes: readonly TextBox[], skewDeg: number): Text
 			const angle = skewDeg + (weight ? sum / weight : 0);
 			const ra = (angle * Math.PI) / 180;
 			const c = Math.cos(ra), s = Math.sin(ra);
-			let x0 = Infinity, x1 = -Infinity, y0 = 0, y1 = 0;
+			let x0 = Infinity, x1 = -Infinity, y0 = 0, y1 = 0, length = 0;
 			for (const b of g.members) {
 				const pts = b.quad.map((p) => toFrame(p, c, s));
 				const xs = pts.map((p) => p[0]);
 				const ys = pts.map((p) => p[1]);
 				x0 = Math.min(x0, ...xs);
 				x1 = Math.max(x1, ...xs);
-				// Average the pieces' top and bottom rather than taking their union, which tilt inflates.
-				y0 += Math.min(...ys) / g.members.length;
-				y1 += Math.max(...ys) / g.members.length;
+				// Average the pieces' top and bottom rather than taking their union, which tilt inflates;
+				// weighted by their length: a short piece of an MRZ line is often a run of fillers, which
+				// OCR-B draws lower than capitals and whose box is thin. Counted as much as the piece of
+				// capitals, it narrowed the crop until the recogniser saw glyphs cut at top and bottom.
+				const len = Math.max(...xs) - Math.min(...xs);
+				y0 += Math.min(...ys) * len;
+				y1 += Math.max(...ys) * len;
+				length += len;
 			}
+			y0 /= length || 1;
+			y1 /= length || 1;
 			// A little extra at both ends: the detector's box can clip the first or last glyph.
 			const pad = 0.25 * (y1 - y0);
 			const line = { angle, x0: x0 - pad, x1: x1 + pad, y0, y1 };
