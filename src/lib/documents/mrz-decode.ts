@@ -333,12 +333,7 @@ function compositeValid(lines: readonly string[], composite: NonNullable<FieldSp
 /** Decodes one layout from its lines' position probabilities. */
 function decodeFields(layout: MrzLayout, post: Posteriors): Omit<DecodedMrz, 'layout' | 'logLikelihood'> {
 	const spec = FIELDS[layout];
-	const unsure = zeroOUnsure(post, spec);
 	const chars = post.map((line) => line.map((row) => MRZ_ALPHABET[argmax(row)]));
-	for (const [at, choice] of unsure) {
-		const [l, i] = at.split(':').map(Number);
-		chars[l][i] = choice(undefined);
-	}
 	const confidence: DecodedMrz['fieldConfidence'] = {};
 	const conf = (name: MrzConfidenceField, p: number) => (confidence[name] = Math.min(confidence[name] ?? 1, p));
 
@@ -378,8 +373,7 @@ function decodeFields(layout: MrzLayout, post: Posteriors): Omit<DecodedMrz, 'la
 	for (const o of options) {
 		const best = o.list[0];
 		const [l, s, e] = o.field.range;
-		// At a glyph whose O or 0 the recogniser cannot tell, what it printed is the check's choice.
-		const printed = [...chars[l].slice(s, e)].map((ch, i) => unsure.get(`${l}:${s + i}`)?.(best?.value[i]) ?? ch).join('') + chars[o.field.digit[0]][o.field.digit[1]];
+		const printed = chars[l].slice(s, e).join('') + chars[o.field.digit[0]][o.field.digit[1]];
 		const printedScore = [...printed].reduce((sum, ch, i) => sum + logp(i < e - s ? post[l][s + i][idx(ch)] : post[o.field.digit[0]][o.field.digit[1]][idx(ch)]), 0);
 		// A document can carry a wrong check digit (a misprint, a forgery): when the recogniser is
 		// sure of what is printed, that is the reading, and the mismatch is reported, not repaired.
@@ -442,43 +436,6 @@ function decodeFields(layout: MrzLayout, post: Posteriors): Omit<DecodedMrz, 'la
 	// sure as a coin toss.
 	if (checksValid) for (const f of [...spec.checked.map((c) => ({ name: c.name, range: c.range })), ...spec.free.filter((x) => x.name === 'optionalData')]) if (hiddenZeroOSwap(lines, f.range, spec)) conf(f.name, Math.min(confidence[f.name] ?? 1, 0.5));
 	return { lines, fieldConfidence: confidence, checksValid };
-}
-
-const O = idx('O');
-const ZERO = idx('0');
-/** What a position the recogniser could not tell O from 0 at reads as, given the check's choice there. */
-type ZeroOChoice = (chosen: string | undefined) => string;
-
-/**
- * The recogniser cannot tell OCR-B's O from its 0 in the document-number line: on the generated set
- * (seed 7, clean renders) it read 13 of the letters O as 0, and one 0 as O, whatever the crop. Its
- * choice between the two is no evidence there, so in a checked field that mixes letters in (at
- * least two besides O, as in S070DNT98: a number of digits but for a prefix letter, C03005988,
- * reads its zeros right) an O or 0 position gets their mean probability for both, and the check
- * digits decide (one swap always changes a check digit; two at places weighted 3 and 7 do not, and
- * then both readings keep half the mass: the field stays uncertain). Mutates `post`; returns the
- * positions (`line:index`) so treated, each with what it reads as: the check's O or 0 there, else
- * the recogniser's own choice.
- */
-function zeroOUnsure(post: Posteriors, spec: FieldSpec): Map<string, ZeroOChoice> {
-	const out = new Map<string, ZeroOChoice>();
-	for (const f of spec.checked) {
-		if (f.date) continue;
-		const [l, s, e] = f.range;
-		const read = post[l].slice(s, e).map((row) => argmax(row));
-		if (read.filter((c) => isLetter(c) && c !== O).length < 2) continue;
-		for (let i = s; i < e; i++) {
-			const row = post[l][i];
-			if (read[i - s] !== O && read[i - s] !== ZERO) continue;
-			const mean = (row[O] + row[ZERO]) / 2;
-			const copy = Float64Array.from(row);
-			copy[O] = copy[ZERO] = mean;
-			post[l][i] = copy;
-			const own = MRZ_ALPHABET[read[i - s]];
-			out.set(`${l}:${i}`, (chosen) => (chosen === 'O' || chosen === '0' ? chosen : own));
-		}
-	}
-	return out;
 }
 
 /** Characters OCR confuses in OCR-B, both ways. */
