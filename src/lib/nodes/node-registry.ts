@@ -1,6 +1,7 @@
 import type { Component } from 'svelte';
 import type { NodeType } from '#lib/domain/flow/node-types.ts';
 import type { NodeProps } from '#lib/flow/node-props.ts';
+import { browserOnly } from '#lib/flow/lazy-component.svelte.ts';
 
 type NodeModule<K extends NodeType> = Promise<{ default: Component<NodeProps<K>> }>;
 
@@ -32,10 +33,6 @@ export const NODE_COMPONENTS = {
 	recognition: () => (import.meta.env.SSR ? browserOnly() : import('#lib/nodes/recognition/recognition-node.svelte')),
 	document_scan: () => (import.meta.env.SSR ? browserOnly() : import('#lib/nodes/document-scan/document-scan-node.svelte'))
 } satisfies { [K in NodeType]: () => NodeModule<K> };
-
-function browserOnly(): never {
-	throw new Error('Node screens are loaded in the browser only');
-}
 
 const loading = new Map<NodeType, Promise<Component<NodeProps>>>();
 
