@@ -15,17 +15,21 @@ type NodeModule<K extends NodeType> = Promise<{ default: Component<NodeProps<K>>
  *
  * Not in the server build: the server never renders a node's screen, and SvelteKit links into the
  * page's <head> the CSS of every dynamic import that its server build also holds (CSS that SSR
- * might need), so each screen's styles came with the first load although its code did not.
+ * might need), so each screen's styles came with the first load although its code did not. Node
+ * types that share a screen share its loader (each loader adds its list of files to the first load).
  */
+const serverNode = () => (import.meta.env.SSR ? browserOnly() : import('#lib/nodes/server-node/server-node.svelte'));
+const twoFactor = () => (import.meta.env.SSR ? browserOnly() : import('#lib/nodes/two-factor/two-factor-node.svelte'));
+
 export const NODE_COMPONENTS = {
-	start: () => (import.meta.env.SSR ? browserOnly() : import('#lib/nodes/server-node/server-node.svelte')),
-	end: () => (import.meta.env.SSR ? browserOnly() : import('#lib/nodes/server-node/server-node.svelte')),
-	data_validation: () => (import.meta.env.SSR ? browserOnly() : import('#lib/nodes/server-node/server-node.svelte')),
+	start: serverNode,
+	end: serverNode,
+	data_validation: serverNode,
 	conversation: () => (import.meta.env.SSR ? browserOnly() : import('#lib/nodes/conversation/conversation-node.svelte')),
 	enter_email: () => (import.meta.env.SSR ? browserOnly() : import('#lib/nodes/enter-email/enter-email-node.svelte')),
-	two_factor: () => (import.meta.env.SSR ? browserOnly() : import('#lib/nodes/two-factor/two-factor-node.svelte')),
-	two_factor_email: () => (import.meta.env.SSR ? browserOnly() : import('#lib/nodes/two-factor/two-factor-node.svelte')),
-	two_factor_sms: () => (import.meta.env.SSR ? browserOnly() : import('#lib/nodes/two-factor/two-factor-node.svelte')),
+	two_factor: twoFactor,
+	two_factor_email: twoFactor,
+	two_factor_sms: twoFactor,
 	permissions: () => (import.meta.env.SSR ? browserOnly() : import('#lib/nodes/permissions/permissions-node.svelte')),
 	liveness_detection: () => (import.meta.env.SSR ? browserOnly() : import('#lib/nodes/liveness-detection/liveness-detection-node.svelte')),
 	face_scan: () => (import.meta.env.SSR ? browserOnly() : import('#lib/nodes/face-scan/face-scan-node.svelte')),
