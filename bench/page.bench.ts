@@ -4,6 +4,12 @@
  * long the server takes to advance a node. The first two are compared with a minimal SvelteKit
  * page (/bench/minimal) measured the same way in the same run. Writes bench/results/page.md.
  * Run with `npm run bench` (or `npx tsx bench/page.bench.ts` after `npm run build`).
+ *
+ * BENCH_PAGE_BEFORE=<folder>: another production build (e.g. the last commit's, copied aside) is
+ * served beside this one and loaded in turn with it, so a change is compared under the same load.
+ * BENCH_PAGE_NETWORK=<round trip ms>/<kbit/s>: Chromium emulates that network for every load (slow
+ * 4G: 150/1600). BENCH_PAGE_CONTINUE_AFTER_MS: how long the user reads before Continue (default 0,
+ * before the node screens' background prefetch).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -15,6 +21,10 @@ const KEY = 'sk_test_BenchPageBenchPageBench0001';
 const LOADS = Number(process.env.BENCH_PAGE_LOADS ?? 7);
 const ADVANCES = Number(process.env.BENCH_PAGE_ADVANCES ?? 20);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const BEFORE = process.env.BENCH_PAGE_BEFORE;
+const NETWORK = process.env.BENCH_PAGE_NETWORK?.match(/^(\d+)\/(\d+)$/);
+if (process.env.BENCH_PAGE_NETWORK && !NETWORK) throw new Error('BENCH_PAGE_NETWORK is <round trip ms>/<kbit/s>, e.g. 150/1600');
+const CONTINUE_AFTER_MS = Number(process.env.BENCH_PAGE_CONTINUE_AFTER_MS ?? 0);
 
 const FLOW = [
 	{ id: 'start', type: 'start', outcome: 'hello' },
@@ -58,6 +68,10 @@ async function measureLoad(browser: Browser, url: string, continueToFirstLine = 
 	const cdp = await context.newCDPSession(page);
 	await cdp.send('Network.enable');
 	await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+	if (NETWORK) {
+		const bytesPerSecond = (Number(NETWORK[2]) * 1000) / 8;
+		await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: Number(NETWORK[1]), downloadThroughput: bytesPerSecond, uploadThroughput: bytesPerSecond / 2 });
+	}
 	const kinds = new Map<string, { type: string; url: string }>();
 	const sizes = new Map<string, number>();
 	cdp.on('Network.responseReceived', (e) => kinds.set(e.requestId, { type: e.type, url: e.response.url }));
@@ -83,6 +97,7 @@ async function measureLoad(browser: Browser, url: string, continueToFirstLine = 
 	// first node's screen and its first line, as a user who does not read the permissions page sees them.
 	let firstLineMs: number | undefined;
 	if (continueToFirstLine) {
+		if (CONTINUE_AFTER_MS) await page.waitForTimeout(CONTINUE_AFTER_MS);
 		// A string, not a function: tsx's name helper (__name) does not exist in the page.
 		firstLineMs = await page.evaluate<number>(`new Promise((resolve, reject) => {
 			const button = document.querySelector('[data-testid="permissions-continue"]');
@@ -109,16 +124,20 @@ const ms = (n: number) => `${n.toFixed(0)} ms`;
 
 async function main() {
 	const server = await startServer({ SEED_API_KEYS: KEY, RATE_LIMIT: '1000000', LOG_LEVEL: 'error' });
+	const before = BEFORE ? await startServer({ SEED_API_KEYS: KEY, RATE_LIMIT: '1000000', LOG_LEVEL: 'error' }, { build: BEFORE }) : null;
 	const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'] });
 	try {
 		// Warm the server (first requests compile routes and fill caches) before timing.
 		await measureLoad(browser, `${server.url}/bench/minimal`);
 		await measureLoad(browser, `${server.url}${(await newSession(server)).path}`);
+		if (before) await measureLoad(browser, `${before.url}${(await newSession(before)).path}`);
 
 		const verify: LoadSample[] = [];
+		const verifyBefore: LoadSample[] = [];
 		const minimal: LoadSample[] = [];
 		for (let i = 0; i < LOADS; i++) {
 			verify.push(await measureLoad(browser, `${server.url}${(await newSession(server)).path}`, true));
+			if (before) verifyBefore.push(await measureLoad(browser, `${before.url}${(await newSession(before)).path}`, true));
 			minimal.push(await measureLoad(browser, `${server.url}/bench/minimal`));
 		}
 
@@ -146,21 +165,23 @@ async function main() {
 		};
 		const v = verify[0]!;
 		const m = minimal[0]!;
+		const firstLine = (xs: LoadSample[]) => `median ${ms(median(xs.map((x) => x.firstLineMs!)))}, p90 ${ms(pct(xs.map((x) => x.firstLineMs!), 0.9))}`;
 		const lines = [
 			`# Hosted page: first load and node advances`,
 			'',
-			`${new Date().toISOString().slice(0, 10)}, production build on localhost, headless Chromium (${browser.version()}), ${LOADS} cold loads each (new context, cache off), ${ADVANCES} node advances of each kind. Machine: ${process.arch}, ${(await import('node:os')).cpus().length} CPU cores shared with other work.`,
+			`${new Date().toISOString().slice(0, 10)}, production build on localhost, headless Chromium (${browser.version()}), ${LOADS} cold loads each (new context, cache off), ${ADVANCES} node advances of each kind${NETWORK ? `, network emulated at ${NETWORK[1]} ms round trip and ${NETWORK[2]} kbit/s` : ''}${CONTINUE_AFTER_MS ? `, Continue ${CONTINUE_AFTER_MS} ms after interactive` : ''}. Machine: ${process.arch}, ${(await import('node:os')).cpus().length} CPU cores shared with other work.`,
 			'',
 			'## Before the permissions page is interactive',
 			'',
 			'| page | JS (gzip) | CSS (gzip) | JS + CSS (gzip) | JS + CSS (as served) | HTML (as served) | JS/CSS files | time to interactive (median) | p90 |',
 			'|---|---|---|---|---|---|---|---|---|',
 			row('/verify (permissions page)', verify),
+			...(before ? [row(`/verify, the build in ${BEFORE} (loaded in turn with the above)`, verifyBefore)] : []),
 			row('/bench/minimal (bare SvelteKit page)', minimal),
 			'',
 			`The hosted page costs ${kb(v.gzip.js + v.gzip.css - m.gzip.js - m.gzip.css)} of gzipped JS + CSS above the framework's own floor. "As served" is what Chromium received (the server precompresses with brotli); "gzip" is the same files at gzip -6. The HTML carries the page's UI text for its language (for the server-rendered first paint and hydration). Interactive = hydrated (the page's onMount ran), measured from navigation start.`,
 			'',
-			`Permissions page Continue → the first conversation line on screen (open call, first node's screen fetched, its first line): median ${ms(median(verify.map((x) => x.firstLineMs!)))}, p90 ${ms(pct(verify.map((x) => x.firstLineMs!), 0.9))}.`,
+			`Permissions page Continue → the first conversation line on screen (open call, first node's screen fetched, its first line): ${firstLine(verify)}${before ? `; the build in ${BEFORE}: ${firstLine(verifyBefore)}` : ''}.`,
 			'',
 			'## Page API: advancing a node (server time seen by the client, localhost)',
 			'',
@@ -178,6 +199,7 @@ async function main() {
 	} finally {
 		await browser.close();
 		await server.stop();
+		await before?.stop();
 	}
 }
 

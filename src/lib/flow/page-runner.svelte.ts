@@ -8,7 +8,7 @@ import { detectGate, type Gate } from './environment.ts';
 import { MediaSession } from './media-session.svelte.ts';
 import { loadStoredPage, openNonce, saveStoredPage } from './page-storage.ts';
 import type { PermissionResult } from './permission-result.ts';
-import { SessionRecorder } from './session-recorder.ts';
+import type { SessionRecorder } from './session-recorder.ts';
 import { readingTimeMs, Voice } from './speech.svelte.ts';
 import type { Translator } from './translator.svelte.ts';
 
@@ -33,7 +33,7 @@ export interface RunnerOptions {
 	client?: PageClient;
 	media?: MediaSession;
 	voice?: Voice;
-	recorder?: SessionRecorder;
+	recorder?: Recorder;
 	/** The frame the page runs in (for postMessage to an embedding page). */
 	frame?: { parent: { postMessage(message: unknown, origin: string): void } | null };
 }
@@ -68,6 +68,27 @@ export function problemOf(err: unknown): LinkProblem | null {
 
 const POLL_MS = 2500;
 
+/** What the runner needs of the session video's recorder. */
+export type Recorder = Pick<SessionRecorder, 'begin' | 'end'>;
+
+/**
+ * The session recorder, fetched when the camera is granted: no session records on the permissions
+ * page and most keep no video, so its code (and the chunk uploader's) is not part of the first load.
+ * A session that never recorded has nothing to end, so nothing is fetched for it.
+ */
+function lazyRecorder(token: () => string): Recorder {
+	let recorder: Promise<Recorder> | null = null;
+	return {
+		begin: async (stream) => {
+			recorder ??= import('./session-recorder.ts').then((m) => new m.SessionRecorder(token));
+			return (await recorder.catch(() => null))?.begin(stream) ?? false;
+		},
+		end: async () => {
+			await (await recorder?.catch(() => null))?.end();
+		}
+	};
+}
+
 /** How long before an idle session ends the page warns: two minutes, or half a short timeout. */
 export function idleWarningMs(timeoutMs: number): number {
 	return Math.min(120_000, Math.floor(timeoutMs / 2));
@@ -92,7 +113,7 @@ export class PageRunner {
 	readonly client: PageClient;
 	readonly media: MediaSession;
 	readonly voice: Voice;
-	readonly recorder: SessionRecorder;
+	readonly recorder: Recorder;
 
 	problem = $state<LinkProblem | null>(null);
 	state = $state.raw<PageState | null>(null);
@@ -176,7 +197,7 @@ export class PageRunner {
 			});
 		this.media = options.media ?? new MediaSession();
 		this.voice = options.voice ?? new Voice();
-		this.recorder = options.recorder ?? new SessionRecorder(() => this.client.token ?? '');
+		this.recorder = options.recorder ?? lazyRecorder(() => this.client.token ?? '');
 		if (options.start.kind === 'problem') this.problem = options.start.problem;
 		if (options.start.kind !== 'intro') this.#origins = options.start.embedOrigins;
 		if (this.intro) this.#origins = this.intro.embedOrigins;

@@ -1,6 +1,7 @@
 import type { Component } from 'svelte';
 import type { NodeType } from '#lib/domain/flow/node-types.ts';
 import type { NodeProps } from '#lib/flow/node-props.ts';
+import { browserOnly } from '#lib/flow/lazy-component.svelte.ts';
 
 type NodeModule<K extends NodeType> = Promise<{ default: Component<NodeProps<K>> }>;
 
@@ -11,22 +12,30 @@ type NodeModule<K extends NodeType> = Promise<{ default: Component<NodeProps<K>>
  * and passcode screens cost a phone nothing until the user reaches them (npm run bench -- page).
  * It lives with the nodes, not in flow/: the node components use flow/ (translator, node props,
  * uploads), so a registry in flow/ made the two folders import each other.
+ *
+ * Not in the server build: the server never renders a node's screen, and SvelteKit links into the
+ * page's <head> the CSS of every dynamic import that its server build also holds (CSS that SSR
+ * might need), so each screen's styles came with the first load although its code did not. Node
+ * types that share a screen share its loader (each loader adds its list of files to the first load).
  */
+const serverNode = () => (import.meta.env.SSR ? browserOnly() : import('#lib/nodes/server-node/server-node.svelte'));
+const twoFactor = () => (import.meta.env.SSR ? browserOnly() : import('#lib/nodes/two-factor/two-factor-node.svelte'));
+
 export const NODE_COMPONENTS = {
-	start: () => import('#lib/nodes/server-node/server-node.svelte'),
-	end: () => import('#lib/nodes/server-node/server-node.svelte'),
-	data_validation: () => import('#lib/nodes/server-node/server-node.svelte'),
-	conversation: () => import('#lib/nodes/conversation/conversation-node.svelte'),
-	enter_email: () => import('#lib/nodes/enter-email/enter-email-node.svelte'),
-	two_factor: () => import('#lib/nodes/two-factor/two-factor-node.svelte'),
-	two_factor_email: () => import('#lib/nodes/two-factor/two-factor-node.svelte'),
-	two_factor_sms: () => import('#lib/nodes/two-factor/two-factor-node.svelte'),
-	permissions: () => import('#lib/nodes/permissions/permissions-node.svelte'),
-	liveness_detection: () => import('#lib/nodes/liveness-detection/liveness-detection-node.svelte'),
-	face_scan: () => import('#lib/nodes/face-scan/face-scan-node.svelte'),
-	face_compare: () => import('#lib/nodes/face-compare/face-compare-node.svelte'),
-	recognition: () => import('#lib/nodes/recognition/recognition-node.svelte'),
-	document_scan: () => import('#lib/nodes/document-scan/document-scan-node.svelte')
+	start: serverNode,
+	end: serverNode,
+	data_validation: serverNode,
+	conversation: () => (import.meta.env.SSR ? browserOnly() : import('#lib/nodes/conversation/conversation-node.svelte')),
+	enter_email: () => (import.meta.env.SSR ? browserOnly() : import('#lib/nodes/enter-email/enter-email-node.svelte')),
+	two_factor: twoFactor,
+	two_factor_email: twoFactor,
+	two_factor_sms: twoFactor,
+	permissions: () => (import.meta.env.SSR ? browserOnly() : import('#lib/nodes/permissions/permissions-node.svelte')),
+	liveness_detection: () => (import.meta.env.SSR ? browserOnly() : import('#lib/nodes/liveness-detection/liveness-detection-node.svelte')),
+	face_scan: () => (import.meta.env.SSR ? browserOnly() : import('#lib/nodes/face-scan/face-scan-node.svelte')),
+	face_compare: () => (import.meta.env.SSR ? browserOnly() : import('#lib/nodes/face-compare/face-compare-node.svelte')),
+	recognition: () => (import.meta.env.SSR ? browserOnly() : import('#lib/nodes/recognition/recognition-node.svelte')),
+	document_scan: () => (import.meta.env.SSR ? browserOnly() : import('#lib/nodes/document-scan/document-scan-node.svelte'))
 } satisfies { [K in NodeType]: () => NodeModule<K> };
 
 const loading = new Map<NodeType, Promise<Component<NodeProps>>>();

@@ -99,6 +99,3 @@ export const FACE_SCAN_MODES = ['capture', 'compare'] as const;
 export const REFERENCE_IMAGE_SOURCES = ['session', 'providedData', 'url'] as const;
 export const TWO_FACTOR_CHANNELS = ['email', 'sms'] as const;
 export const CONTACT_SOURCES = ['session_data', 'module_settings', 'recognition_match'] as const;
-
-/** Validation actions of `data_validation` nodes (the spec leaves the set open; documented in data-validation.ts). */
-export { VALIDATION_ACTIONS, type ValidationAction } from '../data-validation.ts';

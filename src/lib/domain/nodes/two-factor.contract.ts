@@ -3,10 +3,9 @@
 import { z } from 'zod';
 import type { NodeOf } from '../flow/flow.schema.ts';
 import { FIXED_OUTCOME_KEYS, TWO_FACTOR_CHANNELS, type TwoFactorType } from '../flow/node-types.ts';
+import { OTP_DEFAULTS } from './two-factor-defaults.ts';
 
 export const TWO_FACTOR_OUTCOMES = FIXED_OUTCOME_KEYS.two_factor;
-
-export const OTP_DEFAULTS = { otpLength: 6, expirySeconds: 300, maxAttempts: 3, resendAfterSeconds: 30 } as const;
 
 /** A passcode node's settings with the defaults applied (the flow keeps what was sent). */
 export const twoFactorSettingsOf = (node: NodeOf<TwoFactorType>) => ({

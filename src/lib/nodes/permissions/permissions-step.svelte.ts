@@ -2,7 +2,6 @@ import { isMobileDevice } from '#lib/flow/environment.ts';
 import { hasCamera } from '#lib/flow/media-session.svelte.ts';
 import type { PageRunner } from '#lib/flow/page-runner.svelte.ts';
 import type { MediaProblem } from '#lib/flow/permission-result.ts';
-import { preloadFaceModels } from '#lib/camera/face-worker-client.ts';
 
 export type PermissionsStatus = 'idle' | 'opening' | 'requesting' | 'problem';
 
@@ -38,7 +37,8 @@ export class PermissionsStep {
 	 */
 	async inspectDevice(maxTouchPoints: number, userAgent: string): Promise<void> {
 		// Face steps ahead: their detector and models download while the user reads this page.
-		if (this.runner.settings.requirements.biometric) preloadFaceModels();
+		// (Loaded here, not imported: the worker's client is the face steps' code, not this page's.)
+		if (this.runner.settings.requirements.biometric) void import('#lib/camera/face-worker-client.ts').then((m) => m.preloadFaceModels(), () => undefined);
 		this.mobile = isMobileDevice(userAgent, maxTouchPoints);
 		if (!this.needs.camera || this.mobile) return;
 		this.noCamera = (await hasCamera()) === false;

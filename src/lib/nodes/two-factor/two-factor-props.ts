@@ -13,7 +13,7 @@ export interface TwoFactorProps {
 }
 
 const channel = (v: unknown): 'email' | 'sms' | null => (v === 'email' || v === 'sms' ? v : null);
-import { OTP_DEFAULTS } from '#lib/domain/nodes/two-factor.contract.ts';
+import { OTP_DEFAULTS } from '#lib/domain/nodes/two-factor-defaults.ts';
 
 const int = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 
