@@ -43,15 +43,20 @@ export function lineMarginals(probs: Float32Array, steps: number, k: number, all
 	}
 	lo[0] = 0;
 	hi[steps - 1] = L - 1;
-	const alpha = new Float64Array(steps * S);
+	// Comparing shapes needs only the likelihood, so only two rows of α (the backward pass, for the
+	// shape chosen, reads them all).
+	const rolling = options.likelihoodOnly === true;
+	const alpha = new Float64Array((rolling ? 2 : steps) * S);
+	const at = (t: number) => (rolling ? t & 1 : t) * S;
 	const logScale = new Float64Array(steps);
 	const sums = new Float64Array(L + 1);
 
 	alpha[0] = probs[0];
 	for (let i = 0; i < lists[0].length; i++) alpha[base + lists[0][i]] = probs[1 + lists[0][i]];
-	logScale[0] = normalise(alpha, 0, S);
+	logScale[0] = normaliseBand(alpha, 0, base, k, lo[0], hi[0]);
 	for (let t = 1; t < steps; t++) {
-		const prev = (t - 1) * S, cur = t * S, row = t * C;
+		const prev = at(t - 1), cur = at(t), row = t * C;
+		if (rolling) alpha.fill(0, cur, cur + S);
 		const pb = probs[row];
 		const jl = lo[t], jh = hi[t];
 		for (let j = Math.max(0, jl - 1); j <= jh; j++) {
@@ -72,9 +77,9 @@ export function lineMarginals(probs: Float32Array, steps: number, k: number, all
 				alpha[cur + o + c] = probs[row + 1 + c] * (alpha[prev + o + c] + before + fromChar);
 			}
 		}
-		logScale[t] = logScale[t - 1] + normalise(alpha, cur, S);
+		logScale[t] = logScale[t - 1] + normaliseBand(alpha, cur, base, k, jl, jh);
 	}
-	const last = (steps - 1) * S;
+	const last = at(steps - 1);
 	let endMass = alpha[last + L];
 	for (let i = 0; i < lists[L - 1].length; i++) endMass += alpha[last + base + (L - 1) * k + lists[L - 1][i]];
 	if (!(endMass > 0) || !Number.isFinite(logScale[steps - 1])) return null;
@@ -148,7 +153,7 @@ export function lineMarginals(probs: Float32Array, steps: number, k: number, all
 				next[o + c] = probs[row + 1 + c] * beta[o + c] + toBlank + nextSum - same;
 			}
 		}
-		logBeta += normalise(next, 0, S);
+		logBeta += normaliseBand(next, 0, base, k, pl, ph);
 		[beta, next] = [next, beta];
 	}
 	for (const p of post) {
@@ -159,11 +164,19 @@ export function lineMarginals(probs: Float32Array, steps: number, k: number, all
 	return { logLikelihood: logZ, posteriors: post };
 }
 
-/** Scales a slice to sum 1 and returns the log of the factor taken out. */
-function normalise(a: Float64Array, from: number, n: number): number {
+/**
+ * Scales one time step's states to sum 1 and returns the log of the factor taken out. Only the band
+ * can hold mass (blanks jl…jh + 1, the characters of positions jl…jh); the rest of the row is 0, so
+ * summing the band in index order gives the whole row's sum exactly.
+ */
+function normaliseBand(a: Float64Array, from: number, base: number, k: number, jl: number, jh: number): number {
+	const b0 = from + jl, b1 = Math.min(from + base, from + jh + 2);
+	const c0 = from + base + jl * k, c1 = from + base + (jh + 1) * k;
 	let s = 0;
-	for (let i = from; i < from + n; i++) s += a[i];
+	for (let i = b0; i < b1; i++) s += a[i];
+	for (let i = c0; i < c1; i++) s += a[i];
 	if (!(s > 0)) return -Infinity;
-	for (let i = from; i < from + n; i++) a[i] /= s;
+	for (let i = b0; i < b1; i++) a[i] /= s;
+	for (let i = c0; i < c1; i++) a[i] /= s;
 	return Math.log(s);
 }

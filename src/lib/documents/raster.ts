@@ -44,40 +44,82 @@ export function toRgba(src: Raster): Raster {
 
 /**
  * Resizes by box-averaging when shrinking (no aliasing on fine print) and bilinear sampling when
- * growing.
+ * growing. Every document read resizes several times (the page for detection, each text line to the
+ * recogniser's height), so both paths work a row at a time rather than a pixel at a time; the
+ * values are the per-pixel definitions' exactly (raster.spec.ts compares them).
  */
 export function resize(src: Raster, width: number, height: number): Raster {
 	const w = Math.max(1, Math.round(width));
 	const h = Math.max(1, Math.round(height));
-	const { channels: c, data } = src;
-	const out = new Uint8Array(w * h * c);
 	const sx = src.width / w;
 	const sy = src.height / h;
-	if (sx >= 1 && sy >= 1) {
-		const acc = new Float64Array(c);
-		for (let y = 0; y < h; y++) {
-			const y0 = Math.floor(y * sy);
-			const y1 = Math.max(y0 + 1, Math.min(src.height, Math.floor((y + 1) * sy)));
-			for (let x = 0; x < w; x++) {
-				const x0 = Math.floor(x * sx);
-				const x1 = Math.max(x0 + 1, Math.min(src.width, Math.floor((x + 1) * sx)));
-				acc.fill(0);
-				for (let yy = y0; yy < y1; yy++) {
-					let k = (yy * src.width + x0) * c;
-					for (let xx = x0; xx < x1; xx++) for (let ch = 0; ch < c; ch++) acc[ch] += data[k++];
-				}
-				const n = (y1 - y0) * (x1 - x0);
-				const o = (y * w + x) * c;
-				for (let ch = 0; ch < c; ch++) out[o + ch] = Math.round(acc[ch] / n);
-			}
+	return sx >= 1 && sy >= 1 ? shrink(src, w, h, sx, sy) : grow(src, w, h, sx, sy);
+}
+
+/** Box average: the source rows of an output row summed once, then each output pixel from prefix sums. */
+function shrink(src: Raster, w: number, h: number, sx: number, sy: number): Raster {
+	const { channels: c, data, width: sw } = src;
+	const out = new Uint8Array(w * h * c);
+	const x0s = new Int32Array(w);
+	const x1s = new Int32Array(w);
+	for (let x = 0; x < w; x++) {
+		x0s[x] = Math.floor(x * sx);
+		x1s[x] = Math.max(x0s[x] + 1, Math.min(sw, Math.floor((x + 1) * sx)));
+	}
+	const rowSum = new Float64Array(sw * c);
+	// prefix[(x * c) + ch] = sum of rowSum over source columns < x, channel ch.
+	const prefix = new Float64Array((sw + 1) * c);
+	for (let y = 0; y < h; y++) {
+		const y0 = Math.floor(y * sy);
+		const y1 = Math.max(y0 + 1, Math.min(src.height, Math.floor((y + 1) * sy)));
+		rowSum.fill(0);
+		for (let yy = y0; yy < y1; yy++) {
+			const from = yy * sw * c;
+			for (let i = 0; i < sw * c; i++) rowSum[i] += data[from + i];
 		}
-		return { width: w, height: h, channels: c, data: out };
+		for (let i = 0; i < sw * c; i++) prefix[i + c] = prefix[i] + rowSum[i];
+		const rows = y1 - y0;
+		for (let x = 0; x < w; x++) {
+			const a = x0s[x] * c;
+			const b = x1s[x] * c;
+			const n = rows * (x1s[x] - x0s[x]);
+			const o = (y * w + x) * c;
+			for (let ch = 0; ch < c; ch++) out[o + ch] = Math.round((prefix[b + ch] - prefix[a + ch]) / n);
+		}
+	}
+	return { width: w, height: h, channels: c, data: out };
+}
+
+/** Bilinear, with each output column's source columns and weight worked out once. */
+function grow(src: Raster, w: number, h: number, sx: number, sy: number): Raster {
+	const { channels: c, data, width: sw, height: shh } = src;
+	const out = new Uint8Array(w * h * c);
+	const i0s = new Int32Array(w);
+	const i1s = new Int32Array(w);
+	const axs = new Float64Array(w);
+	for (let x = 0; x < w; x++) {
+		const fx = Math.min(sw - 1, Math.max(0, (x + 0.5) * sx - 0.5));
+		const x0 = Math.floor(fx);
+		i0s[x] = x0 * c;
+		i1s[x] = Math.min(x0 + 1, sw - 1) * c;
+		axs[x] = fx - x0;
 	}
 	for (let y = 0; y < h; y++) {
-		const fy = Math.min(src.height - 1, Math.max(0, (y + 0.5) * sy - 0.5));
+		const fy = Math.min(shh - 1, Math.max(0, (y + 0.5) * sy - 0.5));
+		const y0 = Math.floor(fy);
+		const r0 = y0 * sw * c;
+		const r1 = Math.min(y0 + 1, shh - 1) * sw * c;
+		const ay = fy - y0;
 		for (let x = 0; x < w; x++) {
-			const fx = Math.min(src.width - 1, Math.max(0, (x + 0.5) * sx - 0.5));
-			sampleBilinear(src, fx, fy, out, (y * w + x) * c);
+			const ax = axs[x];
+			const o = (y * w + x) * c;
+			for (let ch = 0; ch < c; ch++) {
+				const d00 = data[r0 + i0s[x] + ch];
+				const d10 = data[r1 + i0s[x] + ch];
+				const top = d00 + (data[r0 + i1s[x] + ch] - d00) * ax;
+				const bottom = d10 + (data[r1 + i1s[x] + ch] - d10) * ax;
+				out[o + ch] = Math.round(top + (bottom - top) * ay);
+			}
 		}
 	}
 	return { width: w, height: h, channels: c, data: out };
