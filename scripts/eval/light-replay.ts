@@ -3,15 +3,16 @@
 // measures are simulated (skin and background linear RGB, the screen's light added with gain k,
 // multiplicative noise per channel, a head turning through the try, the camera 40–140 ms late), so
 // this shows what the verifier's rules cost and buy, not how real cameras respond.
-// Run: npx tsx scripts/eval/light-replay.ts [trials=4000] [noise=0.004,0.008] [k=0.1]
+// Run: npx tsx scripts/eval/light-replay.ts [trials=4000] [noise=0.004,0.008] [k=0.1] [palette=#rrggbb,…]
 import { randomInt } from 'node:crypto';
-import { issueLightSequence, type LightSequence } from '../../src/lib/domain/face/light-challenge.ts';
+import { issueLightSequence, LIGHT_PALETTE, type LightSequence } from '../../src/lib/domain/face/light-challenge.ts';
 import { verifyLightResponse, type LightFrame } from '../../src/lib/face/light-response.ts';
 import { pageTimes, screenAt, seeded } from '../../tests/helpers/light-frames.ts';
 
 const trials = Number(process.argv[2] ?? 4000);
 const noises = (process.argv[3] ?? '0.004,0.008').split(',').map(Number);
 const k = Number(process.argv[4] ?? 0.1);
+const palette = process.argv[5]?.split(',') ?? LIGHT_PALETTE;
 const rand = seeded(7);
 const gauss = () => {
 	let u = 0;
@@ -44,11 +45,11 @@ for (const noise of noises) {
 	let replayed = 0;
 	const reasons: Record<string, number> = {};
 	for (let n = 0; n < trials; n++) {
-		const shown = issueLightSequence(randomInt);
+		const shown = issueLightSequence(randomInt, palette);
 		const frames = framesFor(shown, noise);
 		if (verifyLightResponse(shown, 200, frames).passed) genuine++;
 		let other: LightSequence;
-		do other = issueLightSequence(randomInt);
+		do other = issueLightSequence(randomInt, palette);
 		while (JSON.stringify(other) === JSON.stringify(shown));
 		const r = verifyLightResponse(other, 200, frames);
 		if (r.passed) replayed++;
