@@ -31,7 +31,7 @@ export function signatureDistance(a: ArrayLike<number>, b: ArrayLike<number>): n
 }
 
 export interface MotionSignals {
-	/** Share (0–1) of consecutive frame pairs that are the same picture. */
+	/** Share (0–1) of consecutive frame pairs that are the same picture (confirmed on the full pictures where given). */
 	frozenShare: number;
 	/** Every pair is the same picture: a still image, not a camera. */
 	frozen: boolean;
@@ -95,10 +95,42 @@ export function mirroredPair(signatures: readonly ArrayLike<number>[]): boolean 
 }
 
 /**
- * Frozen and looping frames from signatures in time order. Real sensors add noise, so two real
- * frames never match to FROZEN_FRAME_DIFF; a re-encoded still matches exactly.
+ * Full-resolution mean absolute difference (0–255) of two decoded frames' green channel, read on
+ * every other row and column; Infinity when their sizes differ.
  */
-export function motionSignals(signatures: readonly ArrayLike<number>[], threshold = FROZEN_FRAME_DIFF): MotionSignals {
+export function pixelDistance(a: RgbaImage, b: RgbaImage): number {
+	if (a.width !== b.width || a.height !== b.height) return Infinity;
+	let sum = 0;
+	let n = 0;
+	for (let y = 0; y < a.height; y += 2) {
+		for (let x = 0, i = (y * a.width) * 4 + 1; x < a.width; x += 2, i += 8) {
+			sum += Math.abs(a.data[i] - b.data[i]);
+			n++;
+		}
+	}
+	return n ? sum / n : 0;
+}
+
+/**
+ * Full-resolution distance under which a repeat found on the thumbnails is the same picture, not a
+ * still person: a clip played again decodes to the same pixels, which the page's encoder turns into
+ * the same bytes (distance 0); two frames of a camera differ by its sensor noise at every pixel.
+ * Measured on three fixture portraits at 640×480 with independent Gaussian noise and JPEG quality
+ * 88: σ 0.5 → 0.70–0.94, σ 1 → 0.95–1.22, σ 2 → 1.44–1.75; without noise 0.000.
+ */
+export const LOOP_PIXEL_DIFF = 0.3;
+
+/**
+ * Frozen and looping frames from signatures in time order: a still picture fed in as a camera, or
+ * a clip played again, gives the same pixels; a real sensor adds noise to every frame.
+ *
+ * A repeat on the 16×16 thumbnails is only a candidate: they average that noise away, so a person
+ * sitting still in front of a laptop, or coming back to the same pose under the same light (a light
+ * challenge returning to a colour), repeats on them too. `samePicture(i, j)`, when given, confirms a
+ * candidate on the full pictures (the server passes `pixelDistance` < LOOP_PIXEL_DIFF); without it
+ * (the page, which keeps thumbnails only) the thumbnails decide.
+ */
+export function motionSignals(signatures: readonly ArrayLike<number>[], threshold = FROZEN_FRAME_DIFF, samePicture?: (i: number, j: number) => boolean): MotionSignals {
 	const n = signatures.length;
 	if (n < 2) return { frozenShare: 0, frozen: false, looped: false, meanChange: 0, mirrored: false };
 	const changes: number[] = [];
@@ -106,14 +138,14 @@ export function motionSignals(signatures: readonly ArrayLike<number>[], threshol
 	for (let i = 1; i < n; i++) {
 		const d = signatureDistance(signatures[i - 1], signatures[i]);
 		changes.push(d);
-		if (d < threshold) same++;
+		if (d < threshold && (!samePicture || samePicture(i - 1, i))) same++;
 	}
 	let looped = false;
 	for (let i = 0; i < n && !looped; i++) {
 		for (let j = i + 2; j < n; j++) {
 			// Different frames in between, yet j repeats i.
 			const between = changes.slice(i, j).some((c) => c >= threshold);
-			if (between && signatureDistance(signatures[i], signatures[j]) < threshold / 2) {
+			if (between && signatureDistance(signatures[i], signatures[j]) < threshold / 2 && (!samePicture || samePicture(i, j))) {
 				looped = true;
 				break;
 			}

@@ -2,7 +2,7 @@
 // that plays on the wall clock. A clip has to guess how long a step takes, and on a slow or busy
 // machine it guesses wrong: the passport is gone before it was captured, or the face loops back to
 // the passport mid-scan. Here `getUserMedia` returns a canvas stream that draws the current scene (a
-// fixture still, drifting by whole pixels as a hand-held camera does, so no two frames are identical)
+// fixture still, drifting as a hand-held camera does, under a sensor's noise so no two frames are identical)
 // until the test calls `show(next)`. Audio, when asked for, still comes from Chromium's fake device.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -176,6 +176,18 @@ export async function sceneCamera(page: Page, scenes: Record<string, string | Sc
 				}
 				ctx.drawImage(img, c.x, c.y, c.width, c.height, Math.round((W - w) / 2) + dx, Math.round((H - h) / 2) + dy, w, h);
 				ctx.restore();
+				// The drift above is periodic and in whole pixels, so it brings back the same picture; a
+				// camera's sensor never does (the server rightly calls exact repeats a looped clip).
+				grain(ctx);
+			};
+			const grain = (ctx: CanvasRenderingContext2D) => {
+				noise ??= ctx.createPattern(noiseTile(), 'repeat');
+				ctx.save();
+				ctx.globalAlpha = 0.035;
+				ctx.translate(Math.floor(Math.random() * 128), Math.floor(Math.random() * 128));
+				ctx.fillStyle = noise!;
+				ctx.fillRect(-128, -128, W + 128, H + 128);
+				ctx.restore();
 			};
 			type Crop = { x: number; y: number; width: number; height: number };
 			const hand = { x: 0, y: 0, vx: 0, vy: 0 };
@@ -220,13 +232,7 @@ export async function sceneCamera(page: Page, scenes: Record<string, string | Sc
 					ctx.fill();
 					ctx.restore();
 				}
-				noise ??= ctx.createPattern(noiseTile(), 'repeat');
-				ctx.save();
-				ctx.globalAlpha = 0.035;
-				ctx.translate(Math.floor(Math.random() * 128), Math.floor(Math.random() * 128));
-				ctx.fillStyle = noise!;
-				ctx.fillRect(-128, -128, W + 128, H + 128);
-				ctx.restore();
+				grain(ctx);
 			};
 			const original = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
 			navigator.mediaDevices.getUserMedia = async (constraints?: MediaStreamConstraints) => {

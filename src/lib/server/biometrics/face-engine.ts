@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
+import { CLOSER_LOOK_SCORE, SURE_DETECTION_SCORE } from '#lib/face/face-thresholds.ts';
 import { FacePipeline, type AnalyseOptions, type FaceAnalysis } from '#lib/face/face-pipeline.ts';
 import type { FaceSessions, OrtRuntime, OrtSession } from '#lib/face/ort-runtime.ts';
 import { loadInTurn } from '../event-loop.ts';
@@ -108,7 +109,10 @@ export class FaceEngine {
 			// only counts a detection as sure as real faces are (they score 0.999–1.000 on the fixtures;
 			// the coffee cup turned upside down 0.955).
 			if (look !== 'asIs') faces = faces.filter((f) => f.score >= SECOND_LOOK_MIN_SCORE);
-			const subject = subjectOf(faces);
+			// A texture the detector found at one scale is not the subject (evidence-analysis.ts does the same).
+			const confirmed = [];
+			for (const f of faces) if (f.score >= SURE_DETECTION_SCORE || (await this.exclusive((p) => p.closerLook(image, f.box))) >= CLOSER_LOOK_SCORE) confirmed.push(f);
+			const subject = subjectOf(confirmed);
 			if (!subject) continue;
 			// Embed the subject only (the others were only candidates), on the image already decoded.
 			const embedding = await this.exclusive((p) => p.embed(image, subject.landmarks5));

@@ -8,10 +8,11 @@ import { MATCH_THRESHOLD } from '#lib/domain/face/thresholds.ts';
 import { alignFace, ARCFACE_REFERENCE } from '#lib/face/align.ts';
 import { distinctFaces } from '#lib/face/distinct-faces.ts';
 import { cosineSimilarity } from '#lib/face/embedding.ts';
-import { FEATURE_SIZE, LIVENESS_THRESHOLD } from '#lib/face/face-thresholds.ts';
+import { CLOSER_LOOK_SCORE, FEATURE_SIZE, LIVENESS_THRESHOLD, SURE_DETECTION_SCORE } from '#lib/face/face-thresholds.ts';
 import type { FacePipeline } from '#lib/face/face-pipeline.ts';
+import type { Detection } from '#lib/face/detect.ts';
 import type { Box } from '#lib/face/image.ts';
-import { frameSignature, motionSignals, timingSignals, type MotionSignals, type TimingSignals } from '#lib/face/injection.ts';
+import { frameSignature, LOOP_PIXEL_DIFF, motionSignals, pixelDistance, timingSignals, type MotionSignals, type TimingSignals } from '#lib/face/injection.ts';
 import { fivePoints, type Landmarks5 } from '#lib/face/landmarks.ts';
 import { measureLight, type LightMeasure } from '#lib/face/light-response.ts';
 import { createQualityScratch, measureFace, type FaceQualityMetrics } from '#lib/face/quality.ts';
@@ -63,6 +64,8 @@ export interface EvidenceAnalysis {
 	bestIndex: number;
 	framesWithFace: number;
 	framesWithSeveralFaces: number;
+	/** Detections the detector's closer look did not find again (textures), left out of faceCount. */
+	detectionsNotConfirmed: number;
 	liveness: { scores: number[]; median: number | null; live: boolean };
 	/** Lowest similarity between the best frame's face and the other embedded frames (null: one frame). */
 	identity: { minSimilarity: number | null; consistent: boolean };
@@ -129,8 +132,10 @@ export async function analyseEvidence(engine: FaceEngine, input: readonly Eviden
 	}
 	const frameDigests = frames.map((frame, i) => digest(images[i]?.data ?? frame.bytes));
 	const signatures: Float32Array[] = [];
+	const signed: DecodedImage[] = [];
 	const scratch = createQualityScratch();
 	let bestIndex = -1;
+	let notConfirmed = 0;
 	await engine.exclusive(async (pipeline) => {
 		for (const [index, frame] of frames.entries()) {
 			const image = images[index];
@@ -139,9 +144,17 @@ export async function analyseEvidence(engine: FaceEngine, input: readonly Eviden
 				continue;
 			}
 			signatures.push(frameSignature(image));
+			signed.push(image);
 			// Boxes nested in the face or specks far smaller than it are not another person; a shape
-			// coloured as no skin is (Chromium's green test-pattern disc) is not a face at all.
-			const detections = distinctFaces((await pipeline.detect(image)).filter((d) => looksLikeSkin(image, d.box)));
+			// coloured as no skin is (Chromium's green test-pattern disc) is not a face at all, nor is one
+			// the detector does not find again when it looks closer (a coffee cup at one position).
+			const detections: Detection[] = [];
+			let unconfirmed = 0;
+			for (const d of distinctFaces((await pipeline.detect(image)).filter((d) => looksLikeSkin(image, d.box)))) {
+				if (d.score >= SURE_DETECTION_SCORE || (await pipeline.closerLook(image, d.box)) >= CLOSER_LOOK_SCORE) detections.push(d);
+				else unconfirmed++;
+			}
+			notConfirmed += unconfirmed;
 			const largest = detections[0];
 			let face: AnalysedFace | null = null;
 			if (largest) {
@@ -203,10 +216,11 @@ export async function analyseEvidence(engine: FaceEngine, input: readonly Eviden
 		bestIndex: bestFace?.index ?? -1,
 		framesWithFace: analysed.filter((f) => f.faceCount > 0).length,
 		framesWithSeveralFaces: analysed.filter((f) => f.faceCount > 1).length,
+		detectionsNotConfirmed: notConfirmed,
 		liveness: { scores, median, live: median !== null && median >= LIVENESS_THRESHOLD },
 		identity: { minSimilarity, consistent: minSimilarity === null || minSimilarity >= MATCH_THRESHOLD },
 		frameDigests,
-		motion: motionSignals(signatures),
+		motion: motionSignals(signatures, undefined, (i, j) => pixelDistance(signed[i]!, signed[j]!) < LOOP_PIXEL_DIFF),
 		timing: timingSignals(frames.map((f) => f.t)),
 		embedding,
 		faceJpeg,
