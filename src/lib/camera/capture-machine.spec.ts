@@ -45,6 +45,10 @@ function harness(script: { scene: (t: number) => Scene; yaw?: (t: number) => num
 			};
 			return result;
 		},
+		keep: async () => {
+			// Storing a transferred bitmap: quick whatever the worker's models are doing.
+			if (script.analyseMs) await new Promise((r) => setTimeout(r, 5));
+		},
 		embed: async () => new Float32Array([1, 0, 0]),
 		encode: async (ids, aligned) => ({ frames: ids.map((frameId) => ({ frameId, jpeg: new ArrayBuffer(10) })), aligned: aligned === null ? null : new ArrayBuffer(5) }),
 		drop: async (ids) => void dropped.push(ids)
@@ -183,6 +187,40 @@ describe('CaptureMachine (fake detector, fake timers)', () => {
 		expect(added).toBeGreaterThan(0);
 		expect(added).toBeLessThan(duration + 300);
 		console.info(`light challenge adds ${added} ms (sequence ${duration} ms; node ${plain.doneAt} → ${lit.doneAt} ms)`);
+	});
+
+	it('on a slow device the light is still seen at every step: its frames are taken when due, not after the worker', async () => {
+		const light = {
+			steps: [
+				{ colour: '#4f7ff0', ms: 350 },
+				{ colour: '#e0c040', ms: 400 },
+				{ colour: '#3fbf7f', ms: 350 },
+				{ colour: '#b070e0', ms: 450 },
+				{ colour: '#40c0d0', ms: 350 },
+				{ colour: '#e09050', ms: 400 }
+			]
+		};
+		// Each analysed frame takes 700 ms in the worker (a busy low-end phone: 400–1900 ms were measured).
+		const h = harness({ scene: () => 'good', yaw: (t) => Math.max(0, Math.min(30, (t - 3000) * 0.09)), analyseMs: 700 });
+		const m = new CaptureMachine(h.ports, config({ challenge: 'turnLeft', light }));
+		await m.start();
+		for (let t = 0; t < 20_000 && m.view.phase !== 'done'; t += 50) await vi.advanceTimersByTimeAsync(50);
+		expect(m.view.phase).toBe('done');
+		const [upload] = h.uploads;
+		const start = upload.lightStartedAt!;
+		const duration = light.steps.reduce((a, s) => a + s.ms, 0);
+		const inWindow = upload.frames.filter((f) => f.t >= start && f.t <= start + duration + 300);
+		// The server's light check wants 8 frames in the window and every step but one seen.
+		expect(inWindow.length).toBeGreaterThanOrEqual(8);
+		let at = start;
+		for (const step of light.steps) {
+			expect(upload.frames.some((f) => f.t >= at + 200 && f.t < at + step.ms), `step at ${at}`).toBe(true);
+			at += step.ms;
+		}
+		expect(upload.frames.length).toBeLessThanOrEqual(12);
+		// In time order, as the server reads them, and the claim does not call them out of order.
+		expect(upload.frames.map((f) => f.t)).toEqual([...upload.frames.map((f) => f.t)].sort((a, b) => a - b));
+		expect(upload.claim.timing?.nonMonotonic).toBe(false);
 	});
 
 	it('starts the hold over when the face leaves, and drops the frames of the broken hold', async () => {

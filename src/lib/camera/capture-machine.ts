@@ -2,10 +2,10 @@
 // step, timers for the hold, the challenge and the node's time limit, an abort on leave. It knows the
 // browser only through ports (detector check, frame grab, worker, upload, cues), so the tests drive it
 // with a fake detector and fake timers.
-import type { FaceClaim, FaceFailureReason } from '#lib/domain/page/face-evidence.schema.ts';
+import { MAX_EVIDENCE_FRAMES, type FaceClaim, type FaceFailureReason } from '#lib/domain/page/face-evidence.schema.ts';
 import type { Challenge } from '#lib/domain/face/challenge.ts';
 import { LIGHT_TAIL_MS, lightDuration, type LightSequence } from '#lib/domain/face/light-challenge.ts';
-import { chooseChallengeFrames } from './challenge-frames.ts';
+import { AFTER_CHANGE_MS, BEFORE_END_MS, chooseChallengeFrames } from './challenge-frames.ts';
 import { verifyChallenge, type ChallengeSample } from '#lib/face/challenge.ts';
 import { cosineSimilarity } from '#lib/face/embedding.ts';
 import { LIVENESS_THRESHOLD } from '#lib/face/face-thresholds.ts';
@@ -52,6 +52,8 @@ export interface EvidencePayload {
 	claim: FaceClaim;
 	/** When the light challenge's colours began (frames' clock). */
 	lightStartedAt?: number;
+	/** When each later colour, then none, went on screen (frames' clock). */
+	lightChangedAt?: number[];
 }
 
 export type UploadAnswer =
@@ -99,13 +101,16 @@ const RETRY_PAUSE_MS = 2500;
  * empty room) used to wait out the node's whole time limit, try after try.
  */
 const NO_FACE_MS = 8000;
-const MAX_FRAMES = 12;
+const MAX_FRAMES = MAX_EVIDENCE_FRAMES;
 
 interface Grabbed {
 	id: number;
 	t: number;
-	result: FrameResult;
-	kind: 'passive' | 'challenge' | 'scene';
+	/** The worker's analysis (null: a light frame, kept for upload only). */
+	result: FrameResult | null;
+	kind: 'passive' | 'challenge' | 'scene' | 'light';
+	/** Light frames: whether the live detector saw a face when it was taken. */
+	face?: boolean;
 }
 
 export class CaptureMachine {
@@ -130,6 +135,9 @@ export class CaptureMachine {
 	#inflight: Promise<unknown> = Promise.resolve();
 	#sending = false;
 	#attempt = 0;
+	/** Light frames on their way into the worker (the upload waits for them). */
+	#keeping = new Set<Promise<void>>();
+	#lightChanged: number[] = [];
 	#framesSeen = 0;
 	/** When the detector last stopped seeing any face (0: it sees one, or has not looked yet). */
 	#noFaceSince = 0;
@@ -276,7 +284,7 @@ export class CaptureMachine {
 				const check = this.#ports.check();
 				const grabbed = await this.#grab('challenge', check?.box ?? null);
 				if (this.view.phase !== 'challenge') return;
-				if (grabbed?.result.face) this.#samples.push({ t: grabbed.t, yaw: grabbed.result.face.yaw, ear: grabbed.result.face.ear });
+				if (grabbed?.result?.face) this.#samples.push({ t: grabbed.t, yaw: grabbed.result.face.yaw, ear: grabbed.result.face.ear });
 				const verdict = verifyChallenge(this.#challenge!, this.#samples);
 				this.#set({ progress: verdict.progress, box: check?.box ?? null });
 				const timedOut = this.#ports.now() - challengeStart > (this.#config.challengeMs ?? 10_000);
@@ -332,13 +340,15 @@ export class CaptureMachine {
 				this.#fail('error');
 				return null;
 			}
+			// The frame is the one on screen when asked for (createImageBitmap snapshots it); its time is
+			// that moment, not when a busy machine got round to resolving the promise (up to 330 ms later).
+			const t = this.#ports.now() - this.#startedAt;
 			const bitmap = await this.#ports.grab();
 			if (!bitmap || this.#isOver()) {
 				bitmap?.close?.();
 				return null;
 			}
 			const id = this.#nextFrameId++;
-			const t = this.#ports.now() - this.#startedAt;
 			// Passive frames get liveness; the embedding waits until the best frame is known (one, not three).
 			const result = await this.#ports.analyser.analyse(id, bitmap, box, kind === 'passive' ? { liveness: true } : {}, true);
 			const grabbed = { id, t, result, kind };
@@ -366,9 +376,10 @@ export class CaptureMachine {
 		// The ring is full and the frames are taken: the user may stop holding still. What follows
 		// (embedding, encoding, upload, the server's verdict) is "Checking…", never "hold it there".
 		this.#set({ phase: 'analysing', message: 'guidance.checking', progress: reason ? this.view.progress : 1 });
+		await Promise.all(this.#keeping);
 		const chosen = this.#choose();
-		const passive = chosen.filter((f) => f.kind === 'passive' && f.result.face);
-		const best = [...passive].sort((a, b) => (b.result.liveness ?? 0) - (a.result.liveness ?? 0))[0] ?? null;
+		const passive = chosen.filter((f) => f.kind === 'passive' && f.result?.face);
+		const best = [...passive].sort((a, b) => (b.result?.liveness ?? 0) - (a.result?.liveness ?? 0))[0] ?? null;
 		let encoded;
 		let embedding: Float32Array | null = null;
 		try {
@@ -378,12 +389,13 @@ export class CaptureMachine {
 			return this.#fail('error');
 		}
 		if (this.#isOver()) return;
-		const scores = passive.flatMap((f) => (f.result.liveness !== null ? [f.result.liveness] : []));
+		const scores = passive.flatMap((f) => (f.result?.liveness != null ? [f.result.liveness] : []));
 		const liveness = scores.length ? [...scores].sort((a, b) => a - b)[(scores.length - 1) >> 1] : undefined;
 		const challenge = this.#challenge ? verifyChallenge(this.#challenge, this.#samples) : null;
-		const signatures = this.#frames.map((f) => f.result.signature);
-		const motion = motionSignals(signatures);
-		const timing = timingSignals(this.#frames.map((f) => f.t));
+		// In time order: a light frame is taken while an analysed one is still in the worker.
+		const inOrder = [...this.#frames].sort((a, b) => a.t - b.t);
+		const motion = motionSignals(inOrder.flatMap((f) => (f.result ? [f.result.signature] : [])));
+		const timing = timingSignals(inOrder.map((f) => f.t));
 		if (embedding) this.#config.onEmbedding?.(embedding);
 		const similarity = embedding && this.#config.localReference ? cosineSimilarity(embedding, this.#config.localReference) : undefined;
 		const ok = !reason && passive.length > 0 && (liveness ?? 0) >= LIVENESS_THRESHOLD && (!challenge || challenge.passed);
@@ -401,10 +413,10 @@ export class CaptureMachine {
 		};
 		const byId = new Map(chosen.map((f) => [f.id, f]));
 		const payload: EvidencePayload = {
-			...(this.#lightWindow ? { lightStartedAt: Math.round(this.#lightWindow.startedAt) } : {}),
+			...(this.#lightWindow ? { lightStartedAt: Math.round(this.#lightWindow.startedAt), lightChangedAt: this.#lightChanged.map(Math.round) } : {}),
 			frames: encoded.frames.map((e) => {
 				const f = byId.get(e.frameId)!;
-				return { image: e.jpeg, t: Math.round(f.t), kind: f === best ? 'best' : f.kind };
+				return { image: e.jpeg, t: Math.round(f.t), kind: f === best ? 'best' : f.kind === 'light' ? 'challenge' : f.kind };
 			}),
 			alignedFace: encoded.aligned,
 			claim
@@ -437,15 +449,15 @@ export class CaptureMachine {
 
 	/** At most MAX_FRAMES: every passive frame, and the challenge frames that matter (challenge-frames.ts). */
 	#choose(): Grabbed[] {
-		const passive = this.#frames.filter((f) => f.kind !== 'challenge');
-		const challenge = this.#frames.filter((f) => f.kind === 'challenge');
+		const passive = this.#frames.filter((f) => f.kind !== 'challenge' && f.kind !== 'light');
+		const challenge = this.#frames.filter((f) => f.kind === 'challenge' || f.kind === 'light').sort((a, b) => a.t - b.t);
 		const room = MAX_FRAMES - passive.length;
 		const peak = this.#challenge ? verifyChallenge(this.#challenge, this.#samples).peakIndex : -1;
 		// The verdict's peak indexes the frames with a face (the samples), as do these.
 		const peakT = peak >= 0 ? this.#samples[peak]?.t : undefined;
-		const frames = challenge.map((f) => ({ t: f.t, yaw: f.result.face ? f.result.face.yaw : null }));
+		const frames = challenge.map((f) => ({ t: f.t, yaw: f.result?.face ? f.result.face.yaw : null, face: f.result ? f.result.face !== null : f.face === true }));
 		const light = this.#light && this.#lightWindow ? { sequence: this.#light, startedAt: this.#lightWindow.startedAt } : null;
-		const chosen = chooseChallengeFrames(frames, room, peakT === undefined ? -1 : challenge.findIndex((f) => f.t === peakT), light).map((i) => challenge[i]);
+		const chosen = chooseChallengeFrames(frames, room, peakT === undefined ? -1 : challenge.findIndex((f) => f.kind === 'challenge' && f.t === peakT), light).map((i) => challenge[i]);
 		return [...passive, ...chosen].sort((a, b) => a.t - b.t);
 	}
 
@@ -458,18 +470,52 @@ export class CaptureMachine {
 		if (!sequence) return;
 		const startedAt = this.#ports.now() - this.#startedAt;
 		this.#lightWindow = { startedAt, endsAt: startedAt + lightDuration(sequence) + LIGHT_TAIL_MS };
+		this.#lightChanged = [];
 		let at = 0;
 		this.#set({ light: sequence.steps[0].colour });
 		for (const [i, step] of sequence.steps.entries()) {
+			// The frames the server judges the light on, taken when they are due whatever the worker is
+			// doing: on a slow device the challenge's analysed frames came 400–1900 ms apart, too few to
+			// see every colour, and a genuine user failed the light as tooFewFrames or stepsMissed.
+			this.#after(at + AFTER_CHANGE_MS, () => void this.#grabLight());
+			this.#after(at + step.ms - BEFORE_END_MS, () => void this.#grabLight());
 			at += step.ms;
 			const next = sequence.steps[i + 1]?.colour ?? null;
-			this.#after(at, () => this.#set({ light: next }));
+			this.#after(at, () => {
+				// When it really changed: a busy device's timer fires late, and the server reads the frames against this.
+				this.#lightChanged.push(this.#ports.now() - this.#startedAt);
+				this.#set({ light: next });
+			});
 		}
+	}
+
+	/** A frame for the light challenge: kept in the worker for upload, not analysed (the server measures it). */
+	async #grabLight(): Promise<void> {
+		if (this.view.phase !== 'challenge' && this.view.phase !== 'analysing') return;
+		const attempt = this.#attempt;
+		const t = this.#ports.now() - this.#startedAt;
+		const face = this.#ports.check()?.box != null;
+		const run = (async () => {
+			const bitmap = await this.#ports.grab().catch(() => null);
+			if (!bitmap) return;
+			if (this.#isOver() || attempt !== this.#attempt) return void bitmap.close?.();
+			const id = this.#nextFrameId++;
+			await this.#ports.analyser.keep(id, bitmap);
+			if (attempt !== this.#attempt) return void (await this.#ports.analyser.drop([id]));
+			this.#frames.push({ id, t, result: null, kind: 'light', face });
+		})().catch(() => undefined);
+		this.#keeping.add(run);
+		await run;
+		this.#keeping.delete(run);
 	}
 
 	/** Whether the colours (and the camera's latency after them) are still running. */
 	#lightRunning(): boolean {
-		return this.#lightWindow !== null && this.#ports.now() - this.#startedAt < this.#lightWindow.endsAt;
+		if (!this.#lightWindow || !this.#light) return false;
+		const now = this.#ports.now() - this.#startedAt;
+		// Till the last colour is off (late on a busy device) and the camera's latency after it.
+		if (this.#lightChanged.length < this.#light.steps.length) return true;
+		return now < Math.max(this.#lightWindow.endsAt, this.#lightChanged.at(-1)! + LIGHT_TAIL_MS);
 	}
 
 	#armTimeout(): void {

@@ -9,9 +9,13 @@ import { TURN_MAX_GAP_MS } from '#lib/face/turn-continuity.ts';
 
 export interface ChallengeFrame {
 	t: number;
-	/** Head yaw the page measured (null: no face in the frame). */
+	/** Head yaw the page measured (null: no face in the frame, or not measured). */
 	yaw: number | null;
+	/** A face in the frame (default: a yaw was measured). Light frames are not analysed, only detected. */
+	face?: boolean;
 }
+
+const hasFace = (f: ChallengeFrame) => f.face ?? f.yaw !== null;
 
 /**
  * How long after a colour change the page looks for a frame: past a camera's latency (~150 ms) and the
@@ -19,7 +23,7 @@ export interface ChallengeFrame {
  */
 export const AFTER_CHANGE_MS = 280;
 /** …and before the step's end (the last frame of a step surely shows it). */
-const BEFORE_END_MS = 40;
+export const BEFORE_END_MS = 40;
 /**
  * Kept frames of the turn at most this far apart where the camera gave them: dense enough that the
  * turn's intermediate poses are kept (the server wants no step over 85 % of the turn), and well
@@ -69,7 +73,7 @@ function rampOf(frames: readonly ChallengeFrame[], peakIndex: number): number[] 
 function nearest(frames: readonly ChallengeFrame[], t: number, from: number, to: number): number {
 	let best = -1;
 	for (let i = 0; i < frames.length; i++) {
-		if (frames[i].yaw === null || frames[i].t < from || frames[i].t > to) continue;
+		if (!hasFace(frames[i]) || frames[i].t < from || frames[i].t > to) continue;
 		if (best < 0 || Math.abs(frames[i].t - t) < Math.abs(frames[best].t - t)) best = i;
 	}
 	return best;

@@ -9,6 +9,8 @@ type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 export interface FaceAnalyser {
 	ready(): Promise<InitResult>;
 	analyse(frameId: number, bitmap: ImageBitmap, box: Box | null, want: FrameWants, keep: boolean): Promise<FrameResult>;
+	/** Keeps a frame for upload without analysing it. */
+	keep(frameId: number, bitmap: ImageBitmap): Promise<void>;
 	/** Embedding of a kept frame's face (null when it has none). */
 	embed(frameId: number): Promise<Float32Array | null>;
 	encode(frameIds: number[], aligned: number | null, quality?: number): Promise<EncodeResult>;
@@ -50,6 +52,10 @@ export class FaceWorkerClient implements FaceAnalyser {
 
 	analyse(frameId: number, bitmap: ImageBitmap, box: Box | null, want: FrameWants, keep: boolean): Promise<FrameResult> {
 		return this.#call({ type: 'frame', id: this.#next++, frameId, bitmap, box, want, keep }, [bitmap]);
+	}
+
+	async keep(frameId: number, bitmap: ImageBitmap): Promise<void> {
+		await this.#call({ type: 'keep', id: this.#next++, frameId, bitmap }, [bitmap]);
 	}
 
 	embed(frameId: number): Promise<Float32Array | null> {

@@ -11,6 +11,7 @@ export interface FrameWants {
 export type WorkerRequest =
 	| { type: 'init'; id: number }
 	| { type: 'frame'; id: number; frameId: number; bitmap: ImageBitmap; box: Box | null; want: FrameWants; keep: boolean }
+	| { type: 'keep'; id: number; frameId: number; bitmap: ImageBitmap }
 	| { type: 'embed'; id: number; frameId: number }
 	| { type: 'encode'; id: number; frameIds: number[]; quality: number; aligned: number | null }
 	| { type: 'drop'; id: number; frameIds: number[] | 'all' };

@@ -121,6 +121,11 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
 				reply({ id: msg.id, ok: true, result }, [result.signature.buffer, ...(result.embedding ? [result.embedding.buffer] : [])]);
 				break;
 			}
+			case 'keep':
+				// Kept for upload only (the light challenge's frames): the server measures them.
+				kept.set(msg.frameId, { bitmap: msg.bitmap, five: null });
+				reply({ id: msg.id, ok: true, result: null });
+				break;
 			case 'embed': {
 				const result = await embedKept(msg.frameId);
 				reply({ id: msg.id, ok: true, result }, result ? [result.buffer] : []);
@@ -137,7 +142,7 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
 				break;
 		}
 	} catch (err) {
-		if (msg.type === 'frame') msg.bitmap.close?.();
+		if (msg.type === 'frame' || msg.type === 'keep') msg.bitmap.close?.();
 		reply({ id: msg.id, ok: false, error: err instanceof Error ? err.message : String(err) });
 	}
 };

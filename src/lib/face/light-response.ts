@@ -8,7 +8,7 @@
 // light is added to what is near it (the face, not the far wall), which moves the face's chromaticity
 // and not the background's. So a whole picture tinted by an attacker, however well timed, gives a flat
 // difference; and the background's own response, compared with the face's, shows it was lit as much.
-import { hexToRgb, LIGHT_TAIL_MS, lightDuration, lightStepAt, type LightSequence } from '#lib/domain/face/light-challenge.ts';
+import { hexToRgb, LIGHT_TAIL_MS, lightDuration, lightStepAt, lightStepStarts, type LightSequence } from '#lib/domain/face/light-challenge.ts';
 import type { Box, RgbaImage } from './image.ts';
 
 /** Mean linear RGB of the face's skin and of the background beside and above the head. */
@@ -41,6 +41,8 @@ export interface LightResult {
 	response: number | null;
 	/** Frames inside the sequence's window that could be measured. */
 	frames: number;
+	/** The frames were read against when the page showed each colour (true), or against the plan. */
+	asShown?: boolean;
 }
 
 /**
@@ -208,22 +210,63 @@ function scanLags(times: number[], response: Vec2[], colours: ReturnType<typeof 
 
 const round = (v: number, d = 3) => Number(v.toFixed(d));
 
+/** Most a colour may have come on later than planned, as the page reports it (a busy device's timers). */
+export const LIGHT_MAX_SLIP_MS = 1000;
+
+/**
+ * The sequence's time line as shown: frame times (frames' clock) → time into the planned sequence. From
+ * `changedAt` (when each later colour, then none, went on screen) when it is plausible: as many as the
+ * steps, in order, none early and none more than LIGHT_MAX_SLIP_MS late (timers fire late, never early).
+ * Otherwise the plan. The page stamps its frames on the same clock, so what it says of the colours
+ * is no weaker than what it says of the frames; a relayed stream is still late against both.
+ */
+function shownTimeline(sequence: LightSequence, startedAt: number, changedAt: readonly number[] | null): { toPlan: (t: number) => number; end: number; shown: boolean } {
+	const planned = lightStepStarts(sequence).map((s) => startedAt + s);
+	planned.push(startedAt + lightDuration(sequence));
+	const valid =
+		changedAt !== null &&
+		changedAt.length === sequence.steps.length &&
+		changedAt.every((t, k) => t >= planned[k + 1]! - 5 && t <= planned[k + 1]! + LIGHT_MAX_SLIP_MS && (k === 0 || t >= changedAt[k - 1]!));
+	if (!valid) return { toPlan: (t) => t - startedAt, end: planned.at(-1)!, shown: false };
+	const onsets = [startedAt, ...changedAt];
+	const n = sequence.steps.length;
+	return {
+		toPlan: (t) => {
+			if (t < onsets[0]!) return t - startedAt;
+			if (t >= onsets[n]!) return planned[n]! - startedAt + (t - onsets[n]!);
+			let k = 0;
+			while (k < n - 1 && t >= onsets[k + 1]!) k++;
+			// Time since the colour came on, within the step (a step held longer stays that step).
+			return planned[k]! - startedAt + Math.min(t - onsets[k]!, sequence.steps[k]!.ms - 1);
+		},
+		end: onsets[n]!,
+		shown: true
+	};
+}
+
 /**
  * Judges the frames of one try against the sequence shown from `startedAt` (page clock, as the
  * frames' t). Frames outside the sequence's window (plus LIGHT_TAIL_MS) are not looked at.
  * `movementAt`: when the challenge's movement peaked (the turned or closed-eye frame); it must lie in
  * the window, so the frames that answer the light are the frames that answer the challenge.
  */
-export function verifyLightResponse(sequence: LightSequence, startedAt: number | null, frames: readonly LightFrame[], movementAt: number | null = null): LightResult {
+export function verifyLightResponse(
+	sequence: LightSequence,
+	startedAt: number | null,
+	frames: readonly LightFrame[],
+	movementAt: number | null = null,
+	changedAt: readonly number[] | null = null
+): LightResult {
 	const none = (reason: LightFailure, n = 0): LightResult => ({ passed: false, reason, score: 0, lagMs: null, backgroundRatio: null, response: null, frames: n });
 	if (startedAt === null || !Number.isFinite(startedAt)) return none('missing');
-	const end = startedAt + lightDuration(sequence) + LIGHT_TAIL_MS;
+	const timeline = shownTimeline(sequence, startedAt, changedAt);
+	const end = timeline.end + LIGHT_TAIL_MS;
 	const inWindow = frames.filter((f) => f.t >= startedAt && f.t <= end && f.measure).sort((a, b) => a.t - b.t);
 	if (inWindow.length < LIGHT_MIN_FRAMES) return none('tooFewFrames', inWindow.length);
 	const withBackground = inWindow.filter((f) => f.measure!.background);
 	if (withBackground.length < LIGHT_MIN_FRAMES) return none('noBackground', inWindow.length);
 	const n = withBackground.length;
-	const times = withBackground.map((f) => f.t - startedAt);
+	const times = withBackground.map((f) => timeline.toPlan(f.t));
 	// Every step but one must be seen: a response is judged on the whole sequence, not a part chance fits.
 	const seen = new Set(times.map((t) => lightStepAt(sequence, t)));
 	const stepsSeen = sequence.steps.filter((_, k) => seen.has(k)).length;
@@ -260,7 +303,8 @@ export function verifyLightResponse(sequence: LightSequence, startedAt: number |
 		lagMs: diff.earliest,
 		backgroundRatio: backgroundRatio === null ? null : round(backgroundRatio, 2),
 		response: best ? round(best.rms, 4) : null,
-		frames: n
+		frames: n,
+		asShown: timeline.shown
 	});
 	if (backgroundLit) return result(false, 'backgroundLit');
 	if (!best || (best.rms < LIGHT_MIN_RESPONSE && (faceOnly.best?.rms ?? 0) < LIGHT_MIN_RESPONSE)) return result(false, 'noResponse');

@@ -31,20 +31,20 @@ export type LightSequence = z.infer<typeof lightSequenceSchema>;
 
 /**
  * A random sequence: 4–6 steps of 350–550 ms, each colour other than the one before. `randomInt(n)`
- * returns 0…n-1 (node:crypto's on the server; a seeded one in tests).
+ * returns 0…n-1 (node:crypto's on the server; a seeded one in tests); `palette` for evaluations.
  */
-export function issueLightSequence(randomInt: (n: number) => number): LightSequence {
+export function issueLightSequence(randomInt: (n: number) => number, palette: readonly string[] = LIGHT_PALETTE): LightSequence {
 	const count = LIGHT_MIN_STEPS + randomInt(LIGHT_MAX_STEPS - LIGHT_MIN_STEPS + 1);
 	const steps: LightStep[] = [];
 	let previous = -1;
 	for (let i = 0; i < count; i++) {
 		// Any colour but the previous one: pick among the others.
-		let k = randomInt(LIGHT_PALETTE.length - (previous < 0 ? 0 : 1));
+		let k = randomInt(palette.length - (previous < 0 ? 0 : 1));
 		if (previous >= 0 && k >= previous) k++;
 		previous = k;
 		// 50 ms granularity: the page's timers are not finer than that anyway.
 		const ms = LIGHT_MIN_STEP_MS + 50 * randomInt((LIGHT_MAX_STEP_MS - LIGHT_MIN_STEP_MS) / 50 + 1);
-		steps.push({ colour: LIGHT_PALETTE[k], ms });
+		steps.push({ colour: palette[k]!, ms });
 	}
 	return { steps };
 }

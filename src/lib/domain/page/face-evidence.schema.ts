@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHALLENGES } from '../face/challenge.ts';
+import { LIGHT_MAX_STEPS } from '../face/light-challenge.ts';
 
 /*
  * What a face node's page uploads to `POST /api/client/nodes/{nodeId}/evidence`: a few frames as
@@ -7,7 +8,11 @@ import { CHALLENGES } from '../face/challenge.ts';
  * verdict from the frames; the claim is only compared with what the server found.
  */
 
-/** Most frames one upload may carry. */
+/**
+ * Most frames one upload may carry. 16 were tried with the light challenge (its frames on top of the
+ * hold's and the turn's): the server's analysis grew by 0.7 s a try and no more genuine tries passed;
+ * the frames it added were of a turn made after the colours, which fails `turnOutside` anyway.
+ */
 export const MAX_EVIDENCE_FRAMES = 12;
 /** Largest frame, as base64 (≈ 450 KB of JPEG: a 1280×960 frame at quality 0.9). */
 export const MAX_FRAME_BASE64 = 600_000;
@@ -66,6 +71,11 @@ export const faceEvidenceRequestSchema = z.strictObject({
 	alignedFace: base64(200_000).optional(),
 	/** When the page began showing the light challenge's colours (the frames' clock: ms since the try started). */
 	lightStartedAt: z.number().min(0).max(86_400_000).optional(),
+	/**
+	 * When each later colour, and then no colour, actually went on screen (same clock): a busy device's
+	 * timers fire late, and the server reads the frames against these rather than the plan.
+	 */
+	lightChangedAt: z.array(z.number().min(0).max(86_400_000)).max(LIGHT_MAX_STEPS).optional(),
 	claim: faceClaimSchema.default({})
 });
 export type FaceEvidenceRequest = z.input<typeof faceEvidenceRequestSchema>;

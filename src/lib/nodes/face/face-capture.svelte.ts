@@ -70,6 +70,7 @@ export class FaceCaptureState {
 				analyser: {
 					ready: () => sharedFaceWorker().ready(),
 					analyse: (...args) => sharedFaceWorker().analyse(...args),
+					keep: (...args) => sharedFaceWorker().keep(...args),
 					embed: (frameId) => sharedFaceWorker().embed(frameId),
 					encode: (...args) => sharedFaceWorker().encode(...args),
 					drop: (...args) => sharedFaceWorker().drop(...args)

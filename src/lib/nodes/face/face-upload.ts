@@ -33,6 +33,7 @@ export async function uploadEvidence(runner: PagePort, nodeId: string, payload: 
 		frames: payload.frames.map((f) => ({ image: base64(f.image), t: f.t, kind: f.kind })),
 		...(payload.alignedFace ? { alignedFace: base64(payload.alignedFace) } : {}),
 		...(payload.lightStartedAt !== undefined ? { lightStartedAt: payload.lightStartedAt } : {}),
+		...(payload.lightChangedAt?.length ? { lightChangedAt: payload.lightChangedAt } : {}),
 		claim: payload.claim
 	};
 	const posted = await postEvidence(runner, nodeId, body, fetchFn);

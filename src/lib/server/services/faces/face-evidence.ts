@@ -40,6 +40,8 @@ export interface FaceUpload {
 	alignedCrop: Uint8Array | null;
 	/** When the page began showing the light challenge (frames' clock), or null. */
 	lightStartedAt: number | null;
+	/** When each later colour, then none, went on screen (frames' clock), or null. */
+	lightChangedAt: number[] | null;
 }
 
 /** What the server found in one upload: the only thing a face handler judges on. */
@@ -48,6 +50,8 @@ export interface FaceEvidence {
 	claim: FaceClaim;
 	/** When the page began showing the light challenge (frames' clock), or null when it did not say. */
 	lightStartedAt: number | null;
+	/** When each later colour, then none, went on screen, as the page says (null: it did not). */
+	lightChangedAt: number[] | null;
 	/** The best face's template under the account's rotation (to save or enrol), or null. */
 	protectedTemplate: Float32Array | null;
 	reference: ReferenceResult | undefined;
@@ -81,7 +85,8 @@ export async function parseFaceUpload(body: unknown): Promise<FaceUpload> {
 		claim: request.claim,
 		frames,
 		alignedCrop: request.alignedFace ? base64Bytes(request.alignedFace) : null,
-		lightStartedAt: request.lightStartedAt ?? null
+		lightStartedAt: request.lightStartedAt ?? null,
+		lightChangedAt: request.lightChangedAt ?? null
 	};
 }
 
@@ -110,5 +115,5 @@ export async function analyseFaceUpload(engines: FaceEngines, session: Session, 
 		recognition = { match: await engines.templates.search(session.accountId, session.env, protectedTemplate) };
 	}
 	logger.debug({ sessionId: session.id, nodeId: node.id, frames: upload.frames.length, ms: analysis.ms }, 'face evidence analysed');
-	return { analysis, claim: upload.claim, lightStartedAt: upload.lightStartedAt, protectedTemplate, reference, recognition, frameDigests: analysis.frameDigests };
+	return { analysis, claim: upload.claim, lightStartedAt: upload.lightStartedAt, lightChangedAt: upload.lightChangedAt, protectedTemplate, reference, recognition, frameDigests: analysis.frameDigests };
 }

@@ -41,7 +41,7 @@ export interface JudgeInput {
 	/** How many of the upload's frames another session of the account was sent before (0 when not looked up). */
 	replayedFrames?: number;
 	/** The light challenge of this try (absent: none issued); `enforce`: a failure fails the try. */
-	light?: { sequence: LightSequence; startedAt: number | null; enforce: boolean } | null;
+	light?: { sequence: LightSequence; startedAt: number | null; changedAt?: readonly number[] | null; enforce: boolean } | null;
 	/** A turn must be one continuous motion to pass (live sessions; sandbox flows that opt in). */
 	enforceContinuity?: boolean;
 	claim: FaceClaim;
@@ -101,9 +101,11 @@ export function injectionFindings(input: Pick<JudgeInput, 'analysis' | 'claim' |
 	const { analysis, claim } = input;
 	const label = claim.camera?.label;
 	const virtualCamera = claim.camera?.virtual === true || isVirtualCameraLabel(label);
-	// A still needs several frames to tell from a camera; with two, sensor noise is not yet evidence.
-	const frozen = analysis.frames.length >= 3 && (analysis.motion.frozen || claim.motion?.frozen === true);
-	const looped = analysis.motion.looped || claim.motion?.looped === true;
+	// The server's own findings only: the page keeps thumbnails, on which a person sitting still (or
+	// back in the same pose) repeats too; the server confirms a repeat on the full pictures it was
+	// sent. A still needs several frames to tell from a camera.
+	const frozen = analysis.frames.length >= 3 && analysis.motion.frozen;
+	const looped = analysis.motion.looped;
 	const nonMonotonic = analysis.timing.nonMonotonic || claim.timing?.nonMonotonic === true;
 	// Measured on the server only: the page's claim has no say in it.
 	const mirrored = analysis.motion.mirrored === true;
@@ -184,7 +186,7 @@ function judgeChallenge(input: JudgeInput, type: Challenge, samples: Sample[]): 
 /** The light challenge, and whether the challenge's movement happened while the colours were shown. */
 function judgeLight(input: JudgeInput, light: NonNullable<JudgeInput['light']>, movementAt: number | null): NonNullable<Judgement['light']> {
 	const frames = input.analysis.frames.map((f) => ({ t: f.t, measure: f.light ?? null, ...(f.face ? { yaw: f.face.quality.yaw } : {}) }));
-	const result = verifyLightResponse(light.sequence, light.startedAt, frames, movementAt);
+	const result = verifyLightResponse(light.sequence, light.startedAt, frames, movementAt, light.changedAt ?? null);
 	return { ...result, enforced: light.enforce };
 }
 

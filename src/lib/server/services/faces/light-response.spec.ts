@@ -108,6 +108,36 @@ describe('light challenge on real pixels', () => {
 		}
 	}, 60_000);
 
+	it('a busy device shows each colour late: read against when the page showed them, the genuine response passes and a relay still does not', async () => {
+		for (const i of [0, 1, 2]) {
+			const sequence = sequences[i];
+			// Each change 150 ms later than the one before it (timers queued behind a busy main thread).
+			const shown: LightSequence = { steps: sequence.steps.map((s) => ({ ...s, ms: s.ms + 150 })) };
+			const changedAt = shown.steps.map((_, k) => STARTED + shown.steps.slice(0, k + 1).reduce((a, s) => a + s.ms, 0));
+			const times = pageTimes(shown);
+			const genuine = await framesOf(scenes[i], shown, times, { lagMs: 100, k: 0.1, kBackground: 0.1 / 15 });
+			const asShown = verifyLightResponse(sequence, STARTED, genuine, null, changedAt);
+			expect(asShown, JSON.stringify(asShown)).toMatchObject({ passed: true, asShown: true });
+			expect(asShown.lagMs).toBeLessThanOrEqual(LIGHT_MAX_LAG_MS);
+			// Against the plan the same frames fail: the cause of genuine users refused on slow phones.
+			const planned = verifyLightResponse(sequence, STARTED, genuine);
+			expect(planned, JSON.stringify(planned)).toMatchObject({ passed: false, asShown: false });
+			const relay = verifyLightResponse(sequence, STARTED, await framesOf(scenes[i], shown, times, { lagMs: 300, k: 0.1, kBackground: 0.1 / 15 }), null, changedAt);
+			expect(relay.passed, JSON.stringify(relay)).toBe(false);
+		}
+	}, 90_000);
+
+	it('ignores change times that cannot be (a colour before its time, out of order, far too late)', async () => {
+		const sequence = sequences[0];
+		const frames = await framesOf(scenes[0], sequence, pageTimes(sequence), { lagMs: 100, k: 0.3, kBackground: 0.02 });
+		const planned = sequence.steps.map((_, k) => STARTED + sequence.steps.slice(0, k + 1).reduce((a, s) => a + s.ms, 0));
+		for (const changedAt of [planned.map((t) => t - 200), [...planned].reverse(), planned.map((t) => t + 5000), planned.slice(1)]) {
+			const result = verifyLightResponse(sequence, STARTED, frames, null, changedAt);
+			expect(result, JSON.stringify(changedAt)).toMatchObject({ passed: true, asShown: false });
+		}
+		expect(verifyLightResponse(sequence, STARTED, frames, null, planned)).toMatchObject({ passed: true, asShown: true });
+	}, 60_000);
+
 	it('fails a still that reflects nothing (a print, Chromium’s fake camera)', async () => {
 		const sequence = sequences[0];
 		const result = verifyLightResponse(sequence, STARTED, await framesOf(scenes[0], sequence, pageTimes(sequence), { k: 0, kBackground: 0 }));

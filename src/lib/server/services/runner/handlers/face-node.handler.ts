@@ -93,6 +93,7 @@ function reportDetails(ctx: Ctx, evidence: FaceEvidence, judgement: Judgement, s
 		frames: a.frames.length,
 		framesWithFace: a.framesWithFace,
 		...(a.framesWithSeveralFaces ? { framesWithSeveralFaces: a.framesWithSeveralFaces } : {}),
+		...(a.detectionsNotConfirmed ? { detectionsNotConfirmed: a.detectionsNotConfirmed } : {}),
 		...(best?.face && q
 			? {
 					bestFrame: {
@@ -318,7 +319,7 @@ export function faceNodeHandler(cancelOutcome: string): NodeHandler<FaceNodeType
 					// Live sessions always; a sandbox one only when its flow asks to be judged as live.
 					enforceInjection: ctx.session.env === 'live' || settings.testEnforce.injection,
 					replayedFrames,
-					light: state.light ? { sequence: state.light, startedAt: evidence.lightStartedAt, enforce: enforcesLight(ctx, settings) } : null,
+					light: state.light ? { sequence: state.light, startedAt: evidence.lightStartedAt, changedAt: evidence.lightChangedAt, enforce: enforcesLight(ctx, settings) } : null,
 					enforceContinuity: enforcesContinuity(ctx, settings),
 					claim: evidence.claim,
 					failedTries: state.failedTries,
