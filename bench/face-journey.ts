@@ -50,6 +50,8 @@ export interface NodeTimeline {
 	/** Tries the server asked for (a retry notice), 0 for a first-try pass. */
 	retries: number;
 	outcome: string | null;
+	/** The server's own analysis of the last try's frames (`details.serverMs`): part of "Checking…". */
+	serverMs: number | null;
 }
 
 export interface JourneyResult {
@@ -98,7 +100,7 @@ function recorder() {
 
 type Recorded = { t: number; node: string | null; phase: string | null; message: string | null; picture?: boolean };
 
-function timelines(events: Recorded[], reports: Record<string, { outcome: string; details?: { previousTries?: unknown[] } }>): NodeTimeline[] {
+function timelines(events: Recorded[], reports: Record<string, { outcome: string; details?: { previousTries?: unknown[]; serverMs?: number } }>): NodeTimeline[] {
 	const out: NodeTimeline[] = [];
 	const nodes = [...new Set(events.flatMap((e) => (e.node ? [e.node] : [])))];
 	for (const node of nodes) {
@@ -118,7 +120,8 @@ function timelines(events: Recorded[], reports: Record<string, { outcome: string
 			totalMs: end ? Math.round(end.t - opened) : NaN,
 			messages,
 			retries: report?.details?.previousTries?.length ?? 0,
-			outcome: report?.outcome ?? null
+			outcome: report?.outcome ?? null,
+			serverMs: report?.details?.serverMs ?? null
 		});
 	}
 	return out;
@@ -170,7 +173,8 @@ export async function runFaceJourney(browser: Browser, server: RunningServer, cp
 }
 
 export async function startJourneyServer(): Promise<RunningServer> {
-	return startServer({ SEED_API_KEYS: KEY, RATE_LIMIT: '1000000', LOG_LEVEL: 'error' });
+	// Models warmed at start, as a deployment runs (the test helper turns warming off).
+	return startServer({ SEED_API_KEYS: KEY, RATE_LIMIT: '1000000', LOG_LEVEL: 'error', WARM_MODELS: 'true' });
 }
 
 export async function launchJourneyBrowser(): Promise<Browser> {
@@ -183,7 +187,7 @@ const median = (xs: number[]) => {
 };
 
 /** Medians per node over `runs` sessions (each in a new browser context: a first visit, nothing cached). */
-export function summarise(runs: JourneyResult[]): Record<string, { pictureMs: number; firstGuidanceMs: number; afterPictureMs: number; ringFullMs: number; totalMs: number; retries: number; outcomes: string }> {
+export function summarise(runs: JourneyResult[]): Record<string, { pictureMs: number; firstGuidanceMs: number; afterPictureMs: number; ringFullMs: number; totalMs: number; serverMs: number; retries: number; outcomes: string }> {
 	const out: ReturnType<typeof summarise> = {};
 	for (const node of ['face_scan', 'liveness_detection']) {
 		const of = runs.flatMap((r) => r.nodes.filter((n) => n.node === node));
@@ -193,6 +197,7 @@ export function summarise(runs: JourneyResult[]): Record<string, { pictureMs: nu
 			afterPictureMs: median(of.map((n) => (n.firstGuidanceMs ?? NaN) - (n.pictureMs ?? NaN))),
 			ringFullMs: median(of.map((n) => n.ringFullMs ?? NaN)),
 			totalMs: median(of.map((n) => n.totalMs)),
+			serverMs: median(of.map((n) => n.serverMs ?? NaN)),
 			retries: of.reduce((a, n) => a + n.retries, 0),
 			outcomes: of.map((n) => n.outcome).join(',')
 		};
