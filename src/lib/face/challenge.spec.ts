@@ -65,10 +65,22 @@ describe('verifyChallenge on landmark sequences', () => {
 		expect(verifyChallenge('turnLeft', sequence([0.25, 0.25, 0, 0].map(turned))).passed).toBe(false);
 	});
 
+	it('marks where the final climb to the peak passed half the asked turn (what the light challenge times)', () => {
+		// Yaw in degrees straight from the samples: frontal, a glance the asked way and back, then the turn.
+		const at = (yaws: number[]) => yaws.map((yaw, i) => ({ t: i * 100, yaw, ear: 0.3 }));
+		const slow = verifyChallenge('turnLeft', at([0, 1, 12, 2, 0, 4, 8, 11, 15, 19, 24]));
+		expect(slow).toMatchObject({ passed: true, peakIndex: 10, onsetIndex: 7 });
+		// The same for a right turn (yaw falling).
+		expect(verifyChallenge('turnRight', at([0, -3, -10, -20, -22]))).toMatchObject({ passed: true, peakIndex: 4, onsetIndex: 2 });
+		// Measured from the frontal baseline the peak counts from, not from zero.
+		expect(verifyChallenge('turnLeft', at([-8, -8, -2, 2, 6, 12]))).toMatchObject({ passed: true, peakIndex: 5, onsetIndex: 3 });
+		expect(verifyChallenge('turnLeft', at([0, 0, 0]))).toMatchObject({ passed: false, onsetIndex: -1 });
+	});
+
 	it('sees a blink as eyes open, closed, then open again', () => {
 		const face = frontalLandmarks();
 		const blink = sequence([1, 1, 0.8, 0.2, 0.1, 0.9, 1].map((o) => eyes(face, o)));
-		expect(verifyChallenge('blink', blink)).toMatchObject({ passed: true, peakIndex: 4 });
+		expect(verifyChallenge('blink', blink)).toMatchObject({ passed: true, peakIndex: 4, onsetIndex: 4 });
 		// Eyes that close and stay closed are not a blink (a photo with closed eyes after an open one).
 		const stayClosed = sequence([1, 1, 1, 0.2, 0.1, 0.1].map((o) => eyes(face, o)));
 		expect(verifyChallenge('blink', stayClosed)).toMatchObject({ passed: false, reason: 'eyesNotReopened' });

@@ -7,6 +7,7 @@ import {
 	BLINK_REOPEN_RATIO,
 	CHALLENGE_FRONTAL_YAW,
 	CHALLENGE_MIN_SAMPLES,
+	CHALLENGE_ONSET_SHARE,
 	CHALLENGE_TURN_DELTA
 } from './face-thresholds.ts';
 
@@ -29,6 +30,11 @@ export interface ChallengeResult {
 	peak: number;
 	/** Index (in time order) of the frame that shows the movement best, or -1. */
 	peakIndex: number;
+	/**
+	 * Index of the first frame of the climb to the peak that shows the movement under way (a turn past
+	 * CHALLENGE_ONSET_SHARE of the asked yaw; a blink's closed frame, being short), or -1.
+	 */
+	onsetIndex: number;
 	/** 0–1, for the UI's progress ring. */
 	progress: number;
 }
@@ -48,7 +54,7 @@ const median = (values: number[]) => {
 /** Judges a challenge on frames in any order (they are sorted by time here). */
 export function verifyChallenge(challenge: Challenge, input: readonly ChallengeSample[]): ChallengeResult {
 	const samples = [...input].filter((s) => Number.isFinite(s.yaw) && Number.isFinite(s.ear)).sort((a, b) => a.t - b.t);
-	const none: ChallengeResult = { passed: false, reason: 'tooFewFrames', baseline: 0, peak: 0, peakIndex: -1, progress: 0 };
+	const none: ChallengeResult = { passed: false, reason: 'tooFewFrames', baseline: 0, peak: 0, peakIndex: -1, onsetIndex: -1, progress: 0 };
 	if (samples.length < CHALLENGE_MIN_SAMPLES) return none;
 	return challenge === 'blink' ? verifyBlink(samples) : verifyTurn(TURN_SIGN[challenge], samples);
 }
@@ -57,7 +63,7 @@ function verifyTurn(sign: 1 | -1, samples: ChallengeSample[]): ChallengeResult {
 	// The movement counts from any frontal frame before it: the user may look away and back first
 	// (or a looping camera may start mid-turn), but the head must end up turned the asked way.
 	if (!samples.some((s) => Math.abs(s.yaw) <= CHALLENGE_FRONTAL_YAW)) {
-		return { passed: false, reason: 'noFrontalStart', baseline: 0, peak: 0, peakIndex: -1, progress: 0 };
+		return { passed: false, reason: 'noFrontalStart', baseline: 0, peak: 0, peakIndex: -1, onsetIndex: -1, progress: 0 };
 	}
 	let lowest = Infinity; // the frontal frame the asked movement best starts from (sign-adjusted)
 	let highest = -Infinity; // …and the one a movement the other way starts from
@@ -80,15 +86,18 @@ function verifyTurn(sign: 1 | -1, samples: ChallengeSample[]): ChallengeResult {
 	}
 	if (Number.isNaN(baseline)) baseline = samples.find((s) => Math.abs(s.yaw) <= CHALLENGE_FRONTAL_YAW)!.yaw;
 	const progress = Math.max(0, Math.min(1, peak / CHALLENGE_TURN_DELTA));
-	if (peak >= CHALLENGE_TURN_DELTA) return { passed: true, baseline, peak, peakIndex, progress: 1 };
-	return { passed: false, reason: against >= CHALLENGE_TURN_DELTA ? 'wrongDirection' : 'notTurned', baseline, peak, peakIndex, progress };
+	// Back from the peak to the last frame still short of the onset: the climb crossed it just after.
+	let onsetIndex = peakIndex;
+	while (onsetIndex > 0 && sign * (samples[onsetIndex - 1].yaw - baseline) >= CHALLENGE_ONSET_SHARE * CHALLENGE_TURN_DELTA) onsetIndex--;
+	if (peak >= CHALLENGE_TURN_DELTA) return { passed: true, baseline, peak, peakIndex, onsetIndex, progress: 1 };
+	return { passed: false, reason: against >= CHALLENGE_TURN_DELTA ? 'wrongDirection' : 'notTurned', baseline, peak, peakIndex, onsetIndex, progress };
 }
 
 function verifyBlink(samples: ChallengeSample[]): ChallengeResult {
 	// Open-eye level: the upper part of the ratios seen (a blink is short, most frames are open).
 	const sorted = samples.map((s) => s.ear).sort((a, b) => a - b);
 	const open = sorted[Math.floor(0.75 * (sorted.length - 1))];
-	if (!(open > 0)) return { passed: false, reason: 'noBlink', baseline: 0, peak: 1, peakIndex: -1, progress: 0 };
+	if (!(open > 0)) return { passed: false, reason: 'noBlink', baseline: 0, peak: 1, peakIndex: -1, onsetIndex: -1, progress: 0 };
 	let lowest = Infinity;
 	let lowestAt = -1;
 	for (let i = 1; i < samples.length; i++) {
@@ -101,9 +110,9 @@ function verifyBlink(samples: ChallengeSample[]): ChallengeResult {
 	}
 	if (lowestAt < 0 || lowest > BLINK_CLOSED_RATIO) {
 		const progress = lowestAt < 0 ? 0 : Math.max(0, Math.min(0.9, (1 - lowest) / (1 - BLINK_CLOSED_RATIO)));
-		return { passed: false, reason: 'noBlink', baseline: open, peak: Number.isFinite(lowest) ? lowest : 1, peakIndex: lowestAt, progress };
+		return { passed: false, reason: 'noBlink', baseline: open, peak: Number.isFinite(lowest) ? lowest : 1, peakIndex: lowestAt, onsetIndex: lowestAt, progress };
 	}
 	const reopened = samples.slice(lowestAt + 1).some((s) => s.ear / open >= BLINK_REOPEN_RATIO);
-	if (!reopened) return { passed: false, reason: 'eyesNotReopened', baseline: open, peak: lowest, peakIndex: lowestAt, progress: 0.9 };
-	return { passed: true, baseline: open, peak: lowest, peakIndex: lowestAt, progress: 1 };
+	if (!reopened) return { passed: false, reason: 'eyesNotReopened', baseline: open, peak: lowest, peakIndex: lowestAt, onsetIndex: lowestAt, progress: 0.9 };
+	return { passed: true, baseline: open, peak: lowest, peakIndex: lowestAt, onsetIndex: lowestAt, progress: 1 };
 }

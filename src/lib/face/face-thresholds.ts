@@ -55,6 +55,12 @@ export const MAX_LUMINANCE = 200;
  * the user's own frontal baseline, not by its absolute value.
  */
 export const CHALLENGE_TURN_DELTA = 18;
+/**
+ * Share of the asked turn at which the movement counts as under way (challenge.ts onsetIndex): the
+ * light challenge needs the movement under way while its colours show, not finished (a user slow to
+ * turn after a 1.4–1.9 s sequence peaks after it, and failed as `turnOutside`).
+ */
+export const CHALLENGE_ONSET_SHARE = 0.5;
 /** Largest |yaw| of a frame that may serve as the frontal baseline of a turn. */
 export const CHALLENGE_FRONTAL_YAW = 20;
 /** Open eyes read 0.17–0.40 (eye aspect ratio) on the fixtures; a blink is a dip below this share of the open value… */

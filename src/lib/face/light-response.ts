@@ -25,7 +25,7 @@ export interface LightFrame {
 	yaw?: number;
 }
 
-/** `turnOutside`: the challenge's movement happened before or after the colours (not in the same frames). */
+/** `turnOutside`: the challenge's movement began before the colours or only after them (not in the same frames). */
 export type LightFailure = 'missing' | 'tooFewFrames' | 'stepsMissed' | 'noBackground' | 'noResponse' | 'mismatch' | 'lagging' | 'backgroundLit' | 'turnOutside';
 
 export interface LightResult {
@@ -247,8 +247,10 @@ function shownTimeline(sequence: LightSequence, startedAt: number, changedAt: re
 /**
  * Judges the frames of one try against the sequence shown from `startedAt` (page clock, as the
  * frames' t). Frames outside the sequence's window (plus LIGHT_TAIL_MS) are not looked at.
- * `movementAt`: when the challenge's movement peaked (the turned or closed-eye frame); it must lie in
- * the window, so the frames that answer the light are the frames that answer the challenge.
+ * `movementAt`: when the challenge's movement was under way (challenge.ts onsetIndex: a turn half
+ * done on its climb to the peak, a blink's closed frame); it must lie in the window, so frames that
+ * answer the light also show the movement the challenge asked for (the turn-continuity check ties
+ * them to its peak, which may come after the colours: a user slow to react).
  */
 export function verifyLightResponse(
 	sequence: LightSequence,

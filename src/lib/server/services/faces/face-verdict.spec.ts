@@ -233,6 +233,19 @@ describe('judgeFaceEvidence', () => {
 			expect(j.retry).toEqual({ reason: 'challengeFailed' });
 		});
 
+		it('passes a slow turn that was under way while the colours showed and peaked after them', () => {
+			// Colours 0–1750 ms (+200 ms tail); the head leaves frontal at 1500, is half turned at 1710, peaks at 2400.
+			const times = [0, 100, 200, 400, 680, 810, 1130, 1210, 1530, 1710, 1900, 2100, 2400];
+			const slow = (yaws: number[]) => analysis(times.map((t, i) => ({ ...frame(t, { yaw: yaws[i] }), light: measure(t, 0.2) })));
+			const j = judgeFaceEvidence(input({ analysis: slow([0, 0, 0, 1, 0, 0, 1, 0, 4, 10, 14, 19, 24]), light: { sequence, startedAt: 0, enforce: true } }));
+			expect(j.light).toMatchObject({ passed: true });
+			expect(j.finish).toEqual({ outcome: 'livenessDetected' });
+			// A turn that only began after the colours were over is not the frames that answered them.
+			const late = judgeFaceEvidence(input({ analysis: slow([0, 0, 0, 1, 0, 0, 1, 0, 0, 1, 2, 8, 24]), light: { sequence, startedAt: 0, enforce: true } }));
+			expect(late.light).toMatchObject({ passed: false, reason: 'turnOutside' });
+			expect(late.retry).toEqual({ reason: 'challengeFailed' });
+		});
+
 		it('fails a turn made before the colours were shown', () => {
 			const j = judgeFaceEvidence(input({ analysis: lit(0.2), light: { sequence, startedAt: 350, enforce: true } }));
 			expect(j.light).toMatchObject({ passed: false });

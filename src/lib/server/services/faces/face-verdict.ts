@@ -129,7 +129,8 @@ export function judgeFaceEvidence(input: JudgeInput): Judgement {
 	const best = analysis.bestIndex >= 0 ? analysis.frames[analysis.bestIndex] : undefined;
 	const samples = analysis.frames.flatMap((f) => (f.faceCount === 1 && f.face ? [{ t: f.t, yaw: f.face.quality.yaw, ear: f.face.quality.eyeAspectRatio, box: f.face.box }] : []));
 	const challenge = input.challenge && input.requireLiveness ? judgeChallenge(input, input.challenge, samples) : null;
-	const light = input.light && input.requireLiveness ? judgeLight(input, input.light, challenge ? (samples[challenge.peakIndex]?.t ?? null) : null) : null;
+	// The movement must be under way while the colours show; it may finish after them (a slow turn).
+	const light = input.light && input.requireLiveness ? judgeLight(input, input.light, challenge ? (samples[challenge.onsetIndex]?.t ?? null) : null) : null;
 	let similarity: number | null = null;
 	if (input.reference?.ok) similarity = input.reference.similarity;
 	if (input.recognition?.match) similarity = input.recognition.match.score;
