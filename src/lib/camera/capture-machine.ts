@@ -456,7 +456,7 @@ export class CaptureMachine {
 		// The verdict's peak indexes the frames with a face (the samples), as do these.
 		const peakT = peak >= 0 ? this.#samples[peak]?.t : undefined;
 		const frames = challenge.map((f) => ({ t: f.t, yaw: f.result?.face ? f.result.face.yaw : null, face: f.result ? f.result.face !== null : f.face === true }));
-		const light = this.#light && this.#lightWindow ? { sequence: this.#light, startedAt: this.#lightWindow.startedAt } : null;
+		const light = this.#light && this.#lightWindow ? { sequence: this.#light, startedAt: this.#lightWindow.startedAt, changedAt: this.#lightChanged } : null;
 		const chosen = chooseChallengeFrames(frames, room, peakT === undefined ? -1 : challenge.findIndex((f) => f.kind === 'challenge' && f.t === peakT), light).map((i) => challenge[i]);
 		return [...passive, ...chosen].sort((a, b) => a.t - b.t);
 	}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lightDuration, lightStepAt, LIGHT_TAIL_MS, type LightSequence } from '#lib/domain/face/light-challenge.ts';
+import { MAX_EVIDENCE_FRAMES } from '#lib/domain/page/face-evidence.schema.ts';
 import { LIGHT_MIN_FRAMES } from '#lib/face/light-response.ts';
 import { verifyTurnContinuity } from '#lib/face/turn-continuity.ts';
 import { AFTER_CHANGE_MS, chooseChallengeFrames, type ChallengeFrame } from './challenge-frames.ts';
@@ -75,6 +76,37 @@ describe('chooseChallengeFrames', () => {
 		const box = { x: 100, y: 100, width: 200, height: 240 };
 		const continuity = verifyTurnContinuity(1, chosen.map((i) => ({ t: frames[i].t, yaw: frames[i].yaw!, box })));
 		expect(continuity, JSON.stringify(continuity)).toMatchObject({ continuous: true });
-		expect(continuity.maxGapMs).toBeLessThanOrEqual(300);
+		// Thinned to what the server needs with room to spare (it allows 650 ms, 85 % of the turn a step).
+		expect(continuity.maxGapMs).toBeLessThanOrEqual(450);
+		expect(continuity.maxStepShare).toBeLessThanOrEqual(0.6);
+	});
+
+	it('leaves the light its frames when the user turns late and the colours changed late (a slow reactor on a busy device)', () => {
+		// As measured on the page (the attack suite's subject turning 600 ms after the prompt): five
+		// colours that really changed at these times, analysed frames every ~240 ms, the light's own
+		// grabs 280 ms after each change and 40 ms before it, the turn from 2.0 s to its peak at 3.18 s.
+		const five: LightSequence = { steps: [450, 400, 500, 350, 400].map((ms, i) => ({ colour: ['#4f7ff0', '#e0c040', '#3fbf7f', '#b070e0', '#40c0d0'][i], ms })) };
+		const changedAt = [744, 1071, 1706, 2025, 2426];
+		const yawAt = (t: number) => Math.max(0, Math.min(20, ((t - 2000) / 1150) * 20));
+		const frames: ChallengeFrame[] = [];
+		for (let t = 60; t <= 3300; t += 240) frames.push({ t, yaw: yawAt(t) });
+		const ons = [0, ...changedAt.slice(0, -1)];
+		for (const [k, on] of ons.entries()) frames.push({ t: on + 280, yaw: null, face: true }, { t: changedAt[k] - 40, yaw: null, face: true });
+		frames.sort((a, b) => a.t - b.t);
+		const peak = frames.findIndex((f) => f.yaw === 20);
+		expect(frames[peak]!.t).toBe(3180);
+		// The room an upload leaves beside the hold's three passive frames.
+		const room = MAX_EVIDENCE_FRAMES - 3;
+		const chosen = chooseChallengeFrames(frames, room, peak, { sequence: five, startedAt: 0, changedAt });
+		expect(chosen).toHaveLength(room);
+		// What the server judges the light on: frames in the window as the colours were shown, every step but one.
+		const inWindow = chosen.filter((i) => frames[i].t <= changedAt.at(-1)! + LIGHT_TAIL_MS);
+		expect(inWindow.length).toBeGreaterThanOrEqual(LIGHT_MIN_FRAMES);
+		const stepOf = (t: number) => changedAt.findIndex((c) => t < c);
+		expect(new Set(inWindow.map((i) => stepOf(frames[i].t))).size).toBeGreaterThanOrEqual(five.steps.length - 1);
+		// …and the turn is still one continuous motion to the server (the light's frames show its yaw there too).
+		const box = { x: 100, y: 100, width: 200, height: 240 };
+		const continuity = verifyTurnContinuity(1, chosen.map((i) => ({ t: frames[i].t, yaw: yawAt(frames[i].t), box })));
+		expect(continuity, JSON.stringify(continuity)).toMatchObject({ continuous: true });
 	});
 });

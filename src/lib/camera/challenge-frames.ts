@@ -25,12 +25,15 @@ export const AFTER_CHANGE_MS = 280;
 /** …and before the step's end (the last frame of a step surely shows it). */
 export const BEFORE_END_MS = 40;
 /**
- * Kept frames of the turn at most this far apart where the camera gave them: dense enough that the
- * turn's intermediate poses are kept (the server wants no step over 85 % of the turn), and well
- * inside the gap the server's continuity check allows (TURN_MAX_GAP_MS), which is wide only so that
- * a slow device's frames still count.
+ * Kept frames of the turn at most this far apart where the camera gave them, and no step between them
+ * over RAMP_MAX_STEP_SHARE of the whole turn: well inside what the server's continuity check allows
+ * (TURN_MAX_GAP_MS, TURN_MAX_STEP_SHARE 0.85; the page's yaw and the server's differ by a degree or
+ * two). A turn that runs on past the colours takes room the light's frames need (a user who turned
+ * 600 ms after the prompt failed the light as tooFewFrames in most tries with 9 frames of room); on a
+ * camera giving a frame every 170 ms this keeps one frame in two of such a turn where 280 ms kept all.
  */
-const RAMP_GAP_MS = Math.min(280, TURN_MAX_GAP_MS - 20);
+const RAMP_GAP_MS = Math.min(450, TURN_MAX_GAP_MS - 150);
+const RAMP_MAX_STEP_SHARE = 0.5;
 
 /**
  * The frames of the turn (indices into `frames`): as the server finds them (turn-continuity.ts), from
@@ -55,14 +58,15 @@ function rampOf(frames: readonly ChallengeFrame[], peakIndex: number): number[] 
 	}
 	const ramp = [];
 	for (let i = start; i <= peakIndex; i++) if (frames[i].yaw !== null) ramp.push(i);
-	// A slow turn has many frames and the light needs room too: keep as few as leave no gap the server
-	// refuses. From each kept frame, the farthest one still within RAMP_GAP_MS (the next one where none
-	// is: a gap the camera made cannot be mended here). Thinning to a fixed count instead (5 were kept)
-	// left gaps of 320–510 ms on a 1.5 s turn sampled every ~170 ms, and the genuine subject failed as notContinuous.
+	// Keep as few as leave no gap or step the server refuses: from each kept frame, the farthest one
+	// still within RAMP_GAP_MS and RAMP_MAX_STEP_SHARE of the turn (the next one where none is: a gap
+	// the camera made cannot be mended here).
+	const turn = Math.max(...ramp.map((i) => frames[i].yaw!)) - Math.min(...ramp.map((i) => frames[i].yaw!));
+	const near = (a: number, b: number) => frames[b].t - frames[a].t <= RAMP_GAP_MS && Math.abs(frames[b].yaw! - frames[a].yaw!) <= RAMP_MAX_STEP_SHARE * turn;
 	const keep = ramp.length ? [ramp[0]] : [];
 	for (let k = 0; k < ramp.length - 1; ) {
 		let next = k + 1;
-		while (next + 1 < ramp.length && frames[ramp[next + 1]].t - frames[ramp[k]].t <= RAMP_GAP_MS) next++;
+		while (next + 1 < ramp.length && near(ramp[k], ramp[next + 1])) next++;
 		keep.push(ramp[next]);
 		k = next;
 	}
@@ -80,10 +84,24 @@ function nearest(frames: readonly ChallengeFrame[], t: number, from: number, to:
 }
 
 /**
- * Indices (into `frames`, in time order) of the frames to upload. `peakIndex`: the frame where the
- * challenge's movement peaked (-1: none); `light`: the sequence and when it started (frames' clock).
+ * When each step came on and went off (frames' clock): as the page recorded the changes (`changedAt`,
+ * late on a busy device), else as planned.
  */
-export function chooseChallengeFrames(frames: readonly ChallengeFrame[], room: number, peakIndex: number, light: { sequence: LightSequence; startedAt: number } | null): number[] {
+function stepSpans(light: { sequence: LightSequence; startedAt: number; changedAt?: readonly number[] }): { on: number; off: number }[] {
+	const planned = lightStepStarts(light.sequence).map((s) => light.startedAt + s);
+	const changed = light.changedAt ?? [];
+	return light.sequence.steps.map((step, k) => {
+		const on = k === 0 ? light.startedAt : (changed[k - 1] ?? planned[k]!);
+		return { on, off: changed[k] ?? Math.max(on, planned[k]!) + step.ms };
+	});
+}
+
+/**
+ * Indices (into `frames`, in time order) of the frames to upload. `peakIndex`: the frame where the
+ * challenge's movement peaked (-1: none); `light`: the sequence, when it started and when its colours
+ * really changed (frames' clock).
+ */
+export function chooseChallengeFrames(frames: readonly ChallengeFrame[], room: number, peakIndex: number, light: { sequence: LightSequence; startedAt: number; changedAt?: readonly number[] } | null): number[] {
 	if (frames.length <= room) return frames.map((_, i) => i);
 	const keep = new Set<number>();
 	const add = (i: number) => {
@@ -91,11 +109,10 @@ export function chooseChallengeFrames(frames: readonly ChallengeFrame[], room: n
 	};
 	for (const i of rampOf(frames, peakIndex)) add(i);
 	if (light) {
-		const starts = lightStepStarts(light.sequence).map((s) => light.startedAt + s);
-		const steps = light.sequence.steps;
+		const spans = stepSpans(light);
 		// First the frames just after each change, then those near each step's end.
-		for (const [k, start] of starts.entries()) add(nearest(frames, start + AFTER_CHANGE_MS, start + AFTER_CHANGE_MS - 120, start + steps[k].ms + 150));
-		for (const [k, start] of starts.entries()) add(nearest(frames, start + steps[k].ms - BEFORE_END_MS, start + 150, start + steps[k].ms + 100));
+		for (const { on, off } of spans) add(nearest(frames, on + AFTER_CHANGE_MS, on + AFTER_CHANGE_MS - 120, off + 150));
+		for (const { on, off } of spans) add(nearest(frames, off - BEFORE_END_MS, on + 150, off + 100));
 	}
 	// The rest evenly in time: the movement's start and end, the eyes reopening.
 	const stride = frames.length / Math.max(1, room - keep.size);
