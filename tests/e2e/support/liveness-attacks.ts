@@ -41,6 +41,8 @@ export interface Presentation {
 	lightReason?: string;
 	/** Frames the scene camera drew lit by the page's screen colour (browser presentations). */
 	litFrames?: number;
+	/** Tries the node took (its report's previous tries and the last). */
+	tries?: number;
 	ms: number;
 }
 
@@ -50,6 +52,16 @@ const CHALLENGE = 'turnLeft' as const;
 export interface SuiteOptions {
 	/** Retries the node allows (spec default 3; the e2e test uses 1 to stay fast). */
 	maxRetries?: number;
+}
+
+/** How the genuine subject's device and the person behave (the eval's starved-device runs). */
+export interface SubjectOptions extends SuiteOptions {
+	/** The light relayed this late (the relay attack). */
+	lightLagMs?: number;
+	/** Chromium's CPU slowed this many times (DevTools protocol), as a slow phone. */
+	cpuThrottle?: number;
+	/** The person waits this long after the page asks before turning (a slow reactor). */
+	reactionMs?: number;
 }
 
 /** The flow every presentation runs: permissions → liveness_detection, judged as in a live session. */
@@ -81,18 +93,20 @@ function presentation(kind: Presentation['kind'], run: Pick<FaceRun, 'sessionId'
 		lightPassed: report?.details?.lightChallenge?.passed ?? null,
 		...(report?.details?.lightChallenge?.reason ? { lightReason: report.details.lightChallenge.reason } : {}),
 		...(litFrames !== undefined ? { litFrames } : {}),
+		...(report ? { tries: (report.details?.previousTries?.length ?? 0) + 1 } : {}),
 		ms: Date.now() - started
 	};
 }
 
 /** Answers the page's challenge as a cooperative user: turns left once the page asks, back when it is met. */
-async function turnWhenAsked(page: Page, camera: { turn(deg: number, ms?: number): Promise<void> }): Promise<void> {
+async function turnWhenAsked(page: Page, camera: { turn(deg: number, ms?: number): Promise<void> }, reactionMs = 0): Promise<void> {
 	const asked = page.locator('[data-testid="face-node"][data-phase="challenge"]');
 	const end = page.locator('[data-screen="end"]');
 	// Every try asks again: turn each time the page asks, until the flow ends.
 	for (;;) {
 		await asked.or(end).first().waitFor({ timeout: 150_000 });
 		if (await end.isVisible()) return;
+		if (reactionMs > 0) await page.waitForTimeout(reactionMs);
 		await camera.turn(30, 1500);
 		await asked.waitFor({ state: 'detached', timeout: 60_000 }).catch(() => undefined);
 		await camera.turn(0, 800);
@@ -103,7 +117,7 @@ async function turnWhenAsked(page: Page, camera: { turn(deg: number, ms?: number
  * The genuine subject (turning-face.ts) through the page; `lightLagMs` relays it (the relay attack).
  * The evidence bodies the page posted are kept (the replay attack posts them again).
  */
-export async function subjectSession(browser: Browser, options: SuiteOptions & { lightLagMs?: number } = {}): Promise<{ presentation: Presentation; bodies: any[] }> {
+export async function subjectSession(browser: Browser, options: SubjectOptions = {}): Promise<{ presentation: Presentation; bodies: any[] }> {
 	const started = Date.now();
 	const bodies: any[] = [];
 	let lit = 0;
@@ -115,7 +129,8 @@ export async function subjectSession(browser: Browser, options: SuiteOptions & {
 			page.on('request', (r) => {
 				if (r.method() === 'POST' && r.url().includes('/nodes/live/evidence')) bodies.push(JSON.parse(r.postData() ?? '{}'));
 			});
-			await turnWhenAsked(page, camera);
+			if (options.cpuThrottle && options.cpuThrottle > 1) await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: options.cpuThrottle });
+			await turnWhenAsked(page, camera, options.reactionMs);
 			lit = await camera.litFrames().catch(() => lit);
 		},
 		{ timeoutMs: 180_000 }
