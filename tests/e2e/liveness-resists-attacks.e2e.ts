@@ -14,7 +14,10 @@ const note = (p: Presentation) => test.info().annotations.push({ type: 'verdict'
 
 test('the genuine subject, turning as asked and lit by the screen, passes liveness_detection judged as live', async ({ browser }) => {
 	test.setTimeout(240_000);
-	genuine = await subjectSession(browser, ONE_RETRY);
+	// The spec's default tries (maxRetries 3), as a real user gets: on a CI machine kept busy the test
+	// rig's canvas camera (drawn on the page's own thread) fell to a few frames a second, and one retry
+	// was not always enough (light tooFewFrames, continuity frameGap); the attacks keep one retry.
+	genuine = await subjectSession(browser, {});
 	note(genuine.presentation);
 	expect(genuine.presentation, JSON.stringify(genuine.presentation)).toMatchObject({ outcome: 'livenessDetected', accepted: true, signals: [], challengePassed: true, lightPassed: true });
 	// The page showed the colours and the scene camera drew the face lit by them.
