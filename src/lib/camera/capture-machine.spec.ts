@@ -6,6 +6,7 @@ import { CaptureMachine, type CaptureConfig, type CapturePorts, type Cue, type E
 import type { FaceAnalyser } from './face-worker-client.ts';
 import type { FrameResult } from './face-worker-protocol.ts';
 import type { LiveCheck } from './frame-gate.ts';
+import { MAX_EVIDENCE_FRAMES } from '#lib/domain/page/face-evidence.schema.ts';
 
 /** 'off': no frame yet (the camera is starting, the detector is loading). */
 type Scene = 'none' | 'good' | 'small' | 'off';
@@ -121,7 +122,7 @@ describe('CaptureMachine (fake detector, fake timers)', () => {
 
 		const [upload] = h.uploads;
 		expect(upload.claim).toMatchObject({ outcome: 'livenessDetected', liveness: 0.9, challenge: { type: 'turnLeft', passed: true }, camera: { label: 'Test Camera' } });
-		expect(upload.frames.length).toBeLessThanOrEqual(12);
+		expect(upload.frames.length).toBeLessThanOrEqual(MAX_EVIDENCE_FRAMES);
 		expect(upload.frames.filter((f) => f.kind === 'best')).toHaveLength(1);
 		expect(upload.frames.filter((f) => f.kind === 'challenge').length).toBeGreaterThanOrEqual(3);
 		// In time order, as the server will read them.
@@ -165,7 +166,7 @@ describe('CaptureMachine (fake detector, fake timers)', () => {
 		expect(plain.colours.filter((c) => c !== null)).toEqual([]);
 		const [upload] = lit.h.uploads;
 		expect(upload.lightStartedAt).toBeGreaterThan(0);
-		expect(upload.frames.length).toBeLessThanOrEqual(12);
+		expect(upload.frames.length).toBeLessThanOrEqual(MAX_EVIDENCE_FRAMES);
 		const start = upload.lightStartedAt!;
 		const duration = light.steps.reduce((a, s) => a + s.ms, 0);
 		const inWindow = upload.frames.filter((f) => f.t >= start && f.t <= start + duration + 300);
@@ -217,7 +218,7 @@ describe('CaptureMachine (fake detector, fake timers)', () => {
 			expect(upload.frames.some((f) => f.t >= at + 200 && f.t < at + step.ms), `step at ${at}`).toBe(true);
 			at += step.ms;
 		}
-		expect(upload.frames.length).toBeLessThanOrEqual(12);
+		expect(upload.frames.length).toBeLessThanOrEqual(MAX_EVIDENCE_FRAMES);
 		// In time order, as the server reads them, and the claim does not call them out of order.
 		expect(upload.frames.map((f) => f.t)).toEqual([...upload.frames.map((f) => f.t)].sort((a, b) => a - b));
 		expect(upload.claim.timing?.nonMonotonic).toBe(false);
