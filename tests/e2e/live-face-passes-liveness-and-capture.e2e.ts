@@ -29,7 +29,8 @@ test('a live face that turns as asked passes liveness_detection and face_scan ca
 		async (page, camera) => {
 			const face = page.getByTestId('face-node');
 			// Said before it starts, then shown full-screen while the challenge runs.
-			await expect(page.getByTestId('light-notice')).toBeVisible();
+			// (The face node's code and the camera may take a while to arrive on a busy machine.)
+			await expect(page.getByTestId('light-notice')).toBeVisible({ timeout: 30_000 });
 			await expect(face).toHaveAttribute('data-phase', 'challenge', { timeout: 120_000 });
 			await expect(page.getByTestId('light-flash')).toHaveAttribute('style', /background-color: rgb\(\d+, \d+, \d+\)/);
 			await camera.show('turning');

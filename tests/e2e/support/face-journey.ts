@@ -98,14 +98,35 @@ export async function runSceneSession(
 	try {
 		const page = await context.newPage();
 		const camera = await sceneCamera(page, scenes);
-		await page.goto(created.path);
-		await page.getByTestId('permissions-continue').click();
-		await drive(page, camera);
-		await expect(page.locator('[data-screen="end"]')).toBeVisible({ timeout: options.timeoutMs ?? 60_000 });
+		try {
+			await page.goto(created.path);
+			await page.getByTestId('permissions-continue').click();
+			await drive(page, camera);
+			await expect(page.locator('[data-screen="end"]')).toBeVisible({ timeout: options.timeoutMs ?? 60_000 });
+		} catch (e) {
+			// A failure on a busy CI machine is only worth something if it says where the page was.
+			(e as Error).message += `\n\nwhere the page was: ${await whereIs(page, created.id)}`;
+			throw e;
+		}
 	} finally {
 		await context.close();
 	}
 	return readRun(created.id);
+}
+
+/** The page's URL, the screen or face node it shows, and the session's state on the server. */
+async function whereIs(page: Page, sessionId: string): Promise<string> {
+	const shown = await page
+		.evaluate(() => {
+			const screen = document.querySelector('[data-screen]')?.getAttribute('data-screen');
+			const face = document.querySelector('[data-testid="face-node"]');
+			const faceState = face && ['data-node', 'data-phase', 'data-message'].map((a) => `${a}=${face.getAttribute(a)}`).join(' ');
+			return `${location.pathname} screen=${screen ?? '-'} ${faceState ?? 'no face node'} h1="${document.querySelector('h1')?.textContent?.trim() ?? ''}"`;
+		})
+		.catch((e: Error) => `page unreadable (${e.message.split('\n')[0]})`);
+	const session = await getSession(sessionId).catch(() => null);
+	const nodes = (session?.report?.nodeReports ?? []).map((r: { nodeId: string; outcome: string }) => `${r.nodeId}:${r.outcome}`).join(', ');
+	return `${shown}; session ${session?.status ?? 'unreadable'}, node reports [${nodes}]`;
 }
 
 /** What the server decided for a session: its report, and each node's report and outcome by node id. */
