@@ -100,26 +100,33 @@ test('an embedder that hides its address still cannot frame the page: the browse
 
 test('a dead link inside the frame tells the embedding page why, with no session data', async ({ browser }) => {
 	const session = await createSession({ flow: FLOWS.emailOnly });
+	// Each page in its own context, closed at the end: a page left open keeps running beside the
+	// worker's next tests, and their failure screenshots would show it instead of their own.
 	const first = await browser.newPage();
-	await first.goto(session.path);
-	await first.getByTestId('permissions-continue').click();
-	await expect(first.getByRole('heading', { name: text('en', 'email:title') })).toBeVisible();
-
 	const page = await (await browser.newContext()).newPage();
-	await page.goto(`${parentOrigin()}/embed?src=${encodeURIComponent(baseUrl() + session.path)}`);
-	await expect(page.frameLocator('iframe').locator('[data-screen="problem"]')).toHaveAttribute('data-problem', 'used');
-	const messages = () => page.evaluate(() => (window as any).veriflowMessages as { origin: string; data: Record<string, unknown> }[]);
-	await expect.poll(async () => (await messages()).filter((m) => m.data.type !== 'veriflow:resize').length).toBe(1);
-	const all = await messages();
-	const [message] = all.filter((m) => m.data.type !== 'veriflow:resize');
-	expect(message).toEqual({ origin: baseUrl(), data: { type: 'veriflow:error', sessionId: null, status: null, code: 'client_secret_used' } });
-	// The problem screen's height may follow, with nothing about the session either.
-	for (const m of all.filter((x) => x.data.type === 'veriflow:resize')) expect(m.data).toEqual({ type: 'veriflow:resize', sessionId: null, status: null, height: expect.any(Number) });
-	// The content's own height, shorter than the 720 px frame it sits in: the embedding page can
-	// shrink its iframe to it, not only grow it.
-	const sizes = all.filter((m) => m.data.type === 'veriflow:resize').map((m) => m.data.height as number);
-	expect(sizes.length).toBeGreaterThan(0);
-	const inFrame = await page.frameLocator('iframe').locator('.vf-app').evaluate((el) => el.getBoundingClientRect().height);
-	expect(sizes.at(-1)).toBe(Math.ceil(inFrame));
-	expect(sizes.at(-1)).toBeLessThan(720);
+	try {
+		await first.goto(session.path);
+		await first.getByTestId('permissions-continue').click();
+		await expect(first.getByRole('heading', { name: text('en', 'email:title') })).toBeVisible();
+
+		await page.goto(`${parentOrigin()}/embed?src=${encodeURIComponent(baseUrl() + session.path)}`);
+		await expect(page.frameLocator('iframe').locator('[data-screen="problem"]')).toHaveAttribute('data-problem', 'used');
+		const messages = () => page.evaluate(() => (window as any).veriflowMessages as { origin: string; data: Record<string, unknown> }[]);
+		await expect.poll(async () => (await messages()).filter((m) => m.data.type !== 'veriflow:resize').length).toBe(1);
+		const all = await messages();
+		const [message] = all.filter((m) => m.data.type !== 'veriflow:resize');
+		expect(message).toEqual({ origin: baseUrl(), data: { type: 'veriflow:error', sessionId: null, status: null, code: 'client_secret_used' } });
+		// The problem screen's height may follow, with nothing about the session either.
+		for (const m of all.filter((x) => x.data.type === 'veriflow:resize')) expect(m.data).toEqual({ type: 'veriflow:resize', sessionId: null, status: null, height: expect.any(Number) });
+		// The content's own height, shorter than the 720 px frame it sits in: the embedding page can
+		// shrink its iframe to it, not only grow it.
+		const sizes = all.filter((m) => m.data.type === 'veriflow:resize').map((m) => m.data.height as number);
+		expect(sizes.length).toBeGreaterThan(0);
+		const inFrame = await page.frameLocator('iframe').locator('.vf-app').evaluate((el) => el.getBoundingClientRect().height);
+		expect(sizes.at(-1)).toBe(Math.ceil(inFrame));
+		expect(sizes.at(-1)).toBeLessThan(720);
+	} finally {
+		await first.context().close();
+		await page.context().close();
+	}
 });
