@@ -212,7 +212,7 @@ export class DocumentReader {
 					w.side.mrzFound = true;
 					mrz = r.reading;
 					if (options.crossCheckViz ?? true) {
-						const v = await readViz(this.ocr, w.document, r.boxes, r.reading, { skew: r.skew, flipped: r.flipped, mrzQuads: r.mrzQuads });
+						const v = await readViz(this.ocr, w.document, r.boxes, r.reading, { skew: r.skew, flipped: r.flipped, mrzQuads: r.mrzQuads }, uncertainFields(r.reading));
 						timings.viz += v.ms;
 						viz = v.check;
 					}

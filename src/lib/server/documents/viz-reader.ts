@@ -1,4 +1,4 @@
-import { compareVizWithMrz, VIZ_FIELDS, type MrzSide, type VizCheck } from '#lib/documents/viz-compare.ts';
+import { compareVizWithMrz, VIZ_FIELDS, type MrzSide, type VizCheck, type VizField } from '#lib/documents/viz-compare.ts';
 import { captionOf, findLabelledValues, type PlacedText } from '#lib/documents/viz-fields.ts';
 import type { MrzReading } from '#lib/documents/mrz-parse.ts';
 import type { Point, Quad, Raster } from '#lib/documents/raster.ts';
@@ -65,11 +65,32 @@ export function mrzSideOf(mrz: MrzReading): MrzSide {
 }
 
 /**
+ * Fields the reading still has to look for. `notChecked`: the print may yet contradict the MRZ
+ * (a tampered page), so look. `unsure`: its value was read under its caption without vouching for
+ * it or contradicting it; more texts can only make it `agree` (an unlabelled text never
+ * contradicts), and that matters only where the MRZ itself needs vouching for (`vouchFor`).
+ * Reading the rest of a page for a doubtful surname the MRZ read surely cost 0.7–1.2 s of a read
+ * behind the page (README, Document scan). `all`: a reading without confidences, every field.
+ */
+export function stillOpen(check: VizCheck, side: MrzSide, vouchFor: readonly string[]): VizField[] {
+	return VIZ_FIELDS.filter((f) => side[f] !== undefined && side[f] !== '' && (check.fields[f] === 'notChecked' || (check.fields[f] === 'unsure' && (vouchFor.includes(f) || vouchFor.includes('all')))));
+}
+
+/**
  * Reads the visual zone above the MRZ (the text boxes the MRZ pass already detected, so no second
  * detection) with the general recogniser, finds the surname, given names, document number and
- * dates under their captions, and compares them with the MRZ.
+ * dates under their captions, and compares them with the MRZ. `vouchFor`: the MRZ fields the
+ * recogniser was unsure of (document-reader.service.ts `uncertainFields`), which an exact print
+ * may vouch for.
  */
-export async function readViz(engine: OcrEngine, image: Raster, boxes: readonly TextBox[], mrz: MrzReading, at: { skew: number; flipped: boolean; mrzQuads: readonly Quad[] }): Promise<VizReadResult> {
+export async function readViz(
+	engine: Pick<OcrEngine, 'recognizeMany'>,
+	image: Raster,
+	boxes: readonly TextBox[],
+	mrz: MrzReading,
+	at: { skew: number; flipped: boolean; mrzQuads: readonly Quad[] },
+	vouchFor: readonly string[] = []
+): Promise<VizReadResult> {
 	const start = performance.now();
 	const page = (q: Quad) => q.map((p) => toPage(p, at.skew, at.flipped));
 	const mrzTop = Math.min(...at.mrzQuads.flatMap((q) => page(q).map((p) => p[1])));
@@ -88,10 +109,10 @@ export async function readViz(engine: OcrEngine, image: Raster, boxes: readonly 
 	const byIndex = new Map<number, PlacedText>();
 	const texts = () => [...byIndex.values()];
 	const compare = () => compareVizWithMrz(findLabelledValues(texts()), texts().filter((t) => !captionOf(t.text)), side);
-	const open = (c: VizCheck) => VIZ_FIELDS.filter((f) => c.fields[f] !== 'agree' && side[f] !== undefined && side[f] !== '');
+	const open = (c: VizCheck) => stillOpen(c, side, vouchFor);
 	let check = compareVizWithMrz({}, [], side);
-	// Every field vouched for by the print ends the reading: the rest of the page cannot contradict
-	// what the values under their captions already confirmed (a value is under one caption only).
+	// Every field settled ends the reading: the rest of the page cannot contradict what the values
+	// under their captions already said (a value is under one caption only).
 	while (byIndex.size < placed.length && open(check).length > 0) {
 		const lengths = open(check).map((f) => (f === 'dateOfBirth' || f === 'expiryDate' ? DATE_LENGTH : String(side[f]).length));
 		const next = placed
