@@ -13,6 +13,10 @@ export interface JudgeOptions {
 	 * An earlier capture of this node read exactly the same MRZ and was refused as uncertain. Two
 	 * captures agreeing is what the second look was for: the reading passes, its doubt kept in the
 	 * report (`LOW_CONFIDENCE`, `fieldConfidence`) for the integrator to weigh, never hidden.
+	 * Not when a check digit fails: the reading is then known to be wrong somewhere (or the document
+	 * misprinted), and a misread the recogniser makes on one photo it makes on the next (OCR-B's O
+	 * read as 0, a stamp's stroke read into a glyph), so the agreement shows the misread is
+	 * systematic, not that it is right.
 	 */
 	confirmed?: boolean;
 }
@@ -28,7 +32,7 @@ export function refusalOf(reading: Pick<ReadDocumentResult, 'status' | 'decision
 	}
 	// A field the recogniser was unsure of (names have no check digit to catch a misread): ask for
 	// another capture rather than pass a possibly wrong value.
-	if (reading.problems.includes('LOW_CONFIDENCE') && !options.confirmed) return 'unreadable';
+	if (reading.problems.includes('LOW_CONFIDENCE') && !(options.confirmed && !reading.problems.includes('CHECK_DIGIT_MISMATCH'))) return 'unreadable';
 	if (reading.decision && !reading.decision.accepted) {
 		return reading.decision.reason === 'DOCUMENT_TYPE_UNKNOWN' ? 'typeUnknown' : reading.decision.reason === 'DOCUMENT_UNREADABLE' ? 'unreadable' : 'typeNotAllowed';
 	}
