@@ -132,11 +132,40 @@ describe('decodeMrz on a document with a wrong check digit', () => {
 });
 
 describe('decodeMrz on a check digit a look-alike would fix', () => {
-	it('calls the number uncertain when the recogniser is sure of an O where a 0 makes every check pass', () => {
-		// L898902C3: the 0 at position 5 read, with certainty, as O; the check digit 6 then fails.
+	const source = { documentCode: 'P', issuingState: 'UTO', lastName: 'ERIKSSON', firstName: 'ANNA', nationality: 'UTO', birthDate: '740812', sex: 'F' as const, expiryDate: '320415' };
+	/** The lines with the letter O at `at` of the document number read, with certainty, as the digit 0. */
+	const zeroForO = (lines: string[], numberLine: number, numberStart: number, at: number) =>
+		lines.map((l, k) => (k === numberLine ? l.slice(0, numberStart + at) + '0' + l.slice(numberStart + at + 1) : l));
+
+	it("reads OCR-B's O the recogniser took for 0 when that one swap, and no other look-alike, makes every check pass", () => {
+		// X4O9K2M1P read X409K2M1P on every photo: the check digit fails, and of every single look-alike
+		// swap only 0→O at position 2 passes it; the composite agrees.
+		const td3 = buildMrz('TD3', { ...source, documentNumber: 'X4O9K2M1P' });
+		const d = decodeMrz(zeroForO(td3, 1, 0, 2).map((l) => scores(l)))!;
+		expect(d.lines).toEqual(td3);
+		expect(d.checksValid).toBe(true);
+		expect(d.fieldConfidence.documentNumber).toBeGreaterThan(0.9);
+		expect(d.fieldConfidence.composite).toBeUndefined();
+		// The same the other way round (a 0 read as O) on the ICAO example.
 		const misread = TD3[1].slice(0, 5) + 'O' + TD3[1].slice(6);
-		const d = decodeMrz([scores(TD3[0]), scores(misread)])!;
-		expect(d.lines[1]).toBe(misread);
+		expect(decodeMrz([scores(TD3[0]), scores(misread)])!.lines).toEqual(TD3);
+	});
+	it('leaves the number as read, failing and uncertain, when two swaps would each pass the check', () => {
+		// PA0Z9KW1O read PA0Z9KW10: an O at position 2 or at position 8 both make the check pass (both
+		// weighted 1, in the composite too): nothing on the page says which.
+		const td3 = buildMrz('TD3', { ...source, documentNumber: 'PA0Z9KW1O' });
+		const read = zeroForO(td3, 1, 0, 8);
+		const d = decodeMrz(read.map((l) => scores(l)))!;
+		expect(d.lines).toEqual(read);
+		expect(d.checksValid).toBe(false);
+		expect(d.fieldConfidence.documentNumber).toBe(0);
+	});
+	it('leaves it uncertain when the composite still fails after the swap', () => {
+		// TD1: the optional data (no check digit of its own) misread too; only the composite covers it.
+		const td1 = buildMrz('TD1', { ...source, documentCode: 'I', documentNumber: 'X4O9K2M1P', optional: 'AB12' });
+		const read = zeroForO(td1, 0, 5, 2).map((l, k) => (k === 0 ? l.slice(0, 15) + 'AB13' + l.slice(19) : l));
+		const d = decodeMrz(read.map((l) => scores(l)))!;
+		expect(d.lines[0]).toBe(read[0]);
 		expect(d.checksValid).toBe(false);
 		expect(d.fieldConfidence.documentNumber).toBe(0);
 	});

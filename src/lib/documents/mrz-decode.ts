@@ -422,6 +422,20 @@ function decodeFields(layout: MrzLayout, post: Posteriors): Omit<DecodedMrz, 'la
 		const rows = [...composite.ranges.flatMap(([l, s, e]) => post[l].slice(s, e)), post[composite.digit[0]][composite.digit[1]]];
 		conf('composite', weakest(rows, composite.ranges.map(([l, s, e]) => lines[l].slice(s, e)).join('') + lines[composite.digit[0]].charAt(composite.digit[1])));
 	}
+	// OCR-B's letter O read as the digit 0 (or back), where the check digits say which it is.
+	const repaired = repairZeroO(lines, spec);
+	if (repaired) {
+		lines = repaired.lines;
+		for (const { field, at } of repaired.swaps) {
+			const [l, s, e] = field.range;
+			const rows = [...post[l].slice(s, e).filter((_, i) => s + i !== at), post[field.digit[0]][field.digit[1]]];
+			const text = [...lines[l].slice(s, e)].filter((_, i) => s + i !== at).join('') + lines[field.digit[0]].charAt(field.digit[1]);
+			// As sure as the rest of the field and its check digit: the swapped glyph itself is the check
+			// digits' call, not the recogniser's.
+			confidence[field.name] = weakest(rows, text);
+		}
+		if (composite) delete confidence.composite;
+	}
 	// A check that still fails where a look-alike swap (O/0, I/1, B/8…) would make it and the composite
 	// pass cannot tell a misread from a misprint: the field is uncertain, whatever the glyph scores say
 	// (the recogniser is often sure of the wrong one of O and 0 in OCR-B).
@@ -440,6 +454,37 @@ function decodeFields(layout: MrzLayout, post: Posteriors): Omit<DecodedMrz, 'la
 
 /** Characters OCR confuses in OCR-B, both ways. */
 const LOOKALIKES: Record<string, string> = { O: '0DQ', '0': 'ODQ', D: '0O', Q: '0O', I: '1L', '1': 'IL', L: '1I', B: '8', '8': 'B', S: '5', '5': 'S', Z: '2', '2': 'Z', G: '6', '6': 'G', T: '7', '7': 'T' };
+
+/**
+ * OCR-B draws the letter O and the digit 0 alike (the same width, the 0 a little taller) and the
+ * recogniser, sure of itself, reads one for the other: a document number's last `O` comes out `0`
+ * on every photo of the page, so a second capture cannot settle it. The check digits can. Where a
+ * field's check fails and, of every single look-alike swap in it (O/0, I/1, B/8…), exactly one makes
+ * its check pass, that swap is an O↔0, and with every such swap made all check digits pass,
+ * composite included, the swaps are the reading. Anything less (two candidate swaps, a swap of
+ * another look-alike, a composite still failing) stays as read, failing, and uncertain: a misprint
+ * or another misread is as likely there.
+ */
+function repairZeroO(lines: readonly string[], spec: FieldSpec): { lines: string[]; swaps: { field: CheckedField; at: number }[] } | null {
+	const failing = spec.checked.filter((f) => !checkMatches(lines, f.range, f.digit));
+	if (failing.length === 0) return null;
+	const put = (ls: readonly string[], l: number, i: number, to: string) => ls.map((line, k) => (k === l ? line.slice(0, i) + to + line.slice(i + 1) : line));
+	let out = [...lines];
+	const swaps: { field: CheckedField; at: number }[] = [];
+	for (const f of failing) {
+		if (f.date) return null;
+		const [l, s, e] = f.range;
+		const fixes: { at: number; to: string }[] = [];
+		for (let i = s; i < e; i++) for (const to of LOOKALIKES[lines[l][i]] ?? '') if (checkMatches(put(lines, l, i, to), f.range, f.digit)) fixes.push({ at: i, to });
+		if (fixes.length !== 1) return null;
+		const [{ at, to }] = fixes;
+		if (!((lines[l][at] === 'O' && to === '0') || (lines[l][at] === '0' && to === 'O'))) return null;
+		out = put(out, l, at, to);
+		swaps.push({ field: f, at });
+	}
+	if (!spec.checked.every((f) => checkMatches(out, f.range, f.digit)) || (spec.composite && !compositeValid(out, spec.composite))) return null;
+	return { lines: out, swaps };
+}
 
 /** Whether swapping O↔0 at two places of a field leaves every check digit passing. */
 function hiddenZeroOSwap(lines: readonly string[], [l, s, e]: Range, spec: FieldSpec): boolean {
