@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { encodePosted, readPosted } from './support/evidence-body.ts';
 import { faceClip } from './support/face-clips.ts';
 import { faceFlow, fixtureBase64, QUICK, runFaceSession } from './support/face-journey.ts';
 
@@ -12,9 +13,11 @@ const compare = (reference: string) => ({
 /** A patched page: whatever the capture found, it claims a confident match. */
 async function claimSuccess(page: Page) {
 	await page.route('**/api/client/nodes/*/evidence', async (route) => {
-		const body = JSON.parse(route.request().postData() ?? '{}');
-		body.claim = { ...body.claim, outcome: 'passed', similarity: 0.97, liveness: 0.99 };
-		await route.continue({ postData: JSON.stringify(body) });
+		const request = route.request();
+		const posted = await readPosted(request.postDataBuffer() ?? Buffer.alloc(0), (await request.headerValue('content-type')) ?? '');
+		posted.json.claim = { ...posted.json.claim, outcome: 'passed', similarity: 0.97, liveness: 0.99 };
+		const { body, contentType } = await encodePosted(posted);
+		await route.continue({ postData: body, headers: { ...request.headers(), 'content-type': contentType } });
 	});
 }
 

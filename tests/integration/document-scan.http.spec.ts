@@ -62,7 +62,26 @@ describe('document_scan over HTTP (production build)', () => {
 		const missing = await (await client('/nodes/doc/evidence', token, JSON.stringify({ step, images: [] }))).json();
 		expect(missing.error).toMatchObject({ type: 'validation_error', message: "'images' must hold at least 1 image" });
 
-		const res = await client('/nodes/doc/evidence', token, JSON.stringify({ step, requestId: 'doc-http-0001', images: [{ side: 'front', image: PASSPORT.toString('base64') }], claim: { sharpness: 1800 } }));
+		// The page's way: multipart, the photo as bytes in its own part (a JSON body with base64, above,
+		// is refused or taken by the same rules). A body that does not carry what it refers to is refused whole.
+		const multipart = (json: unknown, parts: Record<string, Buffer>) => {
+			const form = new FormData();
+			form.append('body', JSON.stringify(json));
+			for (const [name, bytes] of Object.entries(parts)) form.append(name, new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), `${name}.jpg`);
+			return fetch(`${server.url}/api/client/nodes/doc/evidence`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+		};
+		const unsent = await multipart({ step, images: [{ side: 'front', image: 'part:p0' }] }, { p1: PASSPORT });
+		expect(unsent.status).toBe(400);
+		expect((await unsent.json()).error).toMatchObject({ type: 'validation_error', code: 'invalid_multipart', message: "images[0].image refers to the part 'p0', which the request does not carry" });
+		const notMultipart = await fetch(`${server.url}/api/client/nodes/doc/evidence`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'multipart/form-data; boundary=x' }, body: 'no parts here' });
+		expect(notMultipart.status).toBe(400);
+		expect((await notMultipart.json()).error).toMatchObject({ type: 'validation_error', code: 'invalid_multipart' });
+		const garbage = await multipart({ step, images: [{ side: 'front', image: 'part:p0' }] }, { p0: Buffer.from('%PDF-1.7 not a photo at all') });
+		expect(garbage.status).toBe(400);
+		expect((await garbage.json()).error).toMatchObject({ code: 'unsupported_media_type' });
+		expect((await api()('GET', `/sessions/${created.json.session.id}`)).json.session.status).toBe('inProgress');
+
+		const res = await multipart({ step, requestId: 'doc-http-0001', images: [{ side: 'front', image: 'part:p0' }], claim: { sharpness: 1800 } }, { p0: PASSPORT });
 		expect(res.status).toBe(200);
 		expect((await res.json()).state.finished).toMatchObject({ status: 'complete' });
 

@@ -15,6 +15,7 @@ export type ErrorType = keyof typeof ERROR_TYPES;
 /** Machine-readable refinements of an error type (the spec leaves `code` open; these are ours). */
 export const ERROR_CODES = [
 	'invalid_json',
+	'invalid_multipart',
 	'body_too_large',
 	'invalid_flow',
 	'invalid_settings',

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type Browser, type Page } from '@playwright/test';
 import sharp from 'sharp';
+import { asJson, readPosted } from './evidence-body.ts';
 import { baseUrl, createSession, getSession } from './journey.ts';
 import { faceFlow, QUICK, runSceneSession, type FaceRun } from './face-journey.ts';
 import { FACE_CROPS } from './face-clips.ts';
@@ -119,15 +120,20 @@ async function turnWhenAsked(page: Page, camera: { turn(deg: number, ms?: number
  */
 export async function subjectSession(browser: Browser, options: SubjectOptions = {}): Promise<{ presentation: Presentation; bodies: any[] }> {
 	const started = Date.now();
-	const bodies: any[] = [];
+	// As JSON with base64 images: the replay posts them as a script would, without the page.
+	const posted: Promise<any>[] = [];
 	let lit = 0;
 	const run = await runSceneSession(
 		browser,
 		{ subject: { subject: SUBJECT, lightLagMs: options.lightLagMs ?? 0 } },
 		{ flow: livenessFlow(options) },
 		async (page, camera) => {
-			page.on('request', (r) => {
-				if (r.method() === 'POST' && r.url().includes('/nodes/live/evidence')) bodies.push(JSON.parse(r.postData() ?? '{}'));
+			// Through a route, not the 'request' event: Chromium hands the event no body for a
+			// multipart upload of this size, an intercepted request carries all of it.
+			await page.route('**/api/client/nodes/live/evidence', async (route) => {
+				const r = route.request();
+				if (r.method() === 'POST') posted.push(r.headerValue('content-type').then(async (type) => asJson(await readPosted(r.postDataBuffer() ?? Buffer.alloc(0), type ?? ''))));
+				await route.continue();
 			});
 			if (options.cpuThrottle && options.cpuThrottle > 1) await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: options.cpuThrottle });
 			await turnWhenAsked(page, camera, options.reactionMs);
@@ -135,6 +141,7 @@ export async function subjectSession(browser: Browser, options: SubjectOptions =
 		},
 		{ timeoutMs: 180_000 }
 	);
+	const bodies = await Promise.all(posted);
 	return { presentation: presentation(options.lightLagMs ? 'relay' : 'genuine', run, started, lit), bodies };
 }
 

@@ -12,7 +12,7 @@ const jpeg = new Blob([new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3])], { typ
 const reply = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 describe('uploadDocument', () => {
-	it('posts the sides as base64 with the step, a request id and the claim, with the page token', async () => {
+	it('posts the sides as binary parts of a multipart body, the JSON (step, request id, claim) referring to them, with the page token', async () => {
 		const fetchFn = vi.fn(async (_url: string, _init: RequestInit) => reply(200, { state: state(null) }));
 		const r = runner();
 		const answer = await uploadDocument(r, 'doc', [{ side: 'front', jpeg, t: 812.4 }], { sharpness: 900 }, fetchFn as unknown as typeof fetch);
@@ -20,8 +20,14 @@ describe('uploadDocument', () => {
 		const [url, init] = fetchFn.mock.calls[0];
 		expect(url).toBe('/api/client/nodes/doc/evidence');
 		expect((init.headers as Record<string, string>).authorization).toBe('Bearer pt_abc');
-		const body = JSON.parse(init.body as string);
-		expect(body).toMatchObject({ step: 4, images: [{ side: 'front', image: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]).toString('base64'), t: 812 }], claim: { sharpness: 900 } });
+		const form = init.body as FormData;
+		expect(form).toBeInstanceOf(FormData);
+		// No Content-Type of ours: fetch writes the multipart one with its boundary.
+		expect(Object.keys(init.headers as Record<string, string>).map((k) => k.toLowerCase())).not.toContain('content-type');
+		const body = JSON.parse(form.get('body') as string);
+		expect(body).toMatchObject({ step: 4, images: [{ side: 'front', image: 'part:p0', t: 812 }], claim: { sharpness: 900 } });
+		expect(new Uint8Array(await (form.get('p0') as Blob).arrayBuffer())).toEqual(new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]));
+		expect([...form.keys()]).toEqual(['body', 'p0']);
 		expect(body.requestId).toMatch(/^dev_[0-9a-f]{32}$/);
 		expect(r.refresh).toHaveBeenCalled();
 	});
@@ -61,7 +67,7 @@ describe('uploadDocument', () => {
 			const pending = uploadDocument(runner(), 'doc', [{ side: 'front', jpeg, t: 0 }], {}, flaky as unknown as typeof fetch);
 			await vi.runAllTimersAsync();
 			expect(await pending).toEqual({ kind: 'moved' });
-			const ids = flaky.mock.calls.map(([, init]) => JSON.parse(init.body as string).requestId);
+			const ids = flaky.mock.calls.map(([, init]) => JSON.parse((init.body as FormData).get('body') as string).requestId);
 			expect(ids).toHaveLength(2);
 			expect(new Set(ids).size).toBe(1);
 		} finally {

@@ -2,7 +2,7 @@
 // server's answer means for the page (moved on, or try again and why).
 import type { DocumentClaim, DocumentEvidenceRequest, DocumentRetryReason, DocumentSideName } from '#lib/domain/page/document-evidence.schema.ts';
 import { DOCUMENT_RETRY_REASONS } from '#lib/domain/page/document-evidence.schema.ts';
-import { bytesToBase64, evidenceRequestId, postEvidence } from '#lib/flow/evidence-upload.ts';
+import { EvidenceParts, evidenceRequestId, postEvidence } from '#lib/flow/evidence-upload.ts';
 import type { PagePort } from '../face/face-upload.ts';
 
 export type DocumentUploadAnswer =
@@ -16,17 +16,16 @@ export interface CapturedSide {
 	t: number;
 }
 
-const base64 = async (blob: Blob) => bytesToBase64(new Uint8Array(await blob.arrayBuffer()));
-
 /** Posts the captured side(s) (a lost connection is retried with the same request id). */
 export async function uploadDocument(runner: PagePort, nodeId: string, sides: CapturedSide[], claim: DocumentClaim, fetchFn: typeof fetch = fetch): Promise<DocumentUploadAnswer> {
+	const parts = new EvidenceParts();
 	const body: DocumentEvidenceRequest = {
 		step: runner.state?.session.step ?? 0,
 		requestId: evidenceRequestId('dev'),
-		images: await Promise.all(sides.map(async (s) => ({ side: s.side, image: await base64(s.jpeg), t: Math.round(s.t) }))),
+		images: sides.map((s) => ({ side: s.side, image: parts.add(s.jpeg), t: Math.round(s.t) })),
 		claim
 	};
-	const posted = await postEvidence(runner, nodeId, body, fetchFn);
+	const posted = await postEvidence(runner, nodeId, body, parts, fetchFn);
 	if (!posted.ok) return { kind: 'failed', error: posted.error };
 	const response = posted.response;
 	// The answer carries the new state: apply it rather than asking for it again.

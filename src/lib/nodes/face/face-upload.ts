@@ -2,7 +2,7 @@
 // node needs of the page (`PagePort`: the hosted page's PageRunner fits this shape).
 import type { FaceEvidenceRequest } from '#lib/domain/page/face-evidence.schema.ts';
 import type { PageState } from '#lib/domain/page/page.schema.ts';
-import { bytesToBase64, evidenceRequestId, postEvidence } from '#lib/flow/evidence-upload.ts';
+import { EvidenceParts, evidenceRequestId, postEvidence } from '#lib/flow/evidence-upload.ts';
 import type { EvidencePayload, UploadAnswer } from '#lib/camera/capture-machine.ts';
 import { FACE_NODE_TYPES, type FaceNodeType } from '#lib/domain/flow/node-types.ts';
 import { isViewOf } from '#lib/domain/nodes/node-contracts.ts';
@@ -22,21 +22,20 @@ export interface PagePort {
 
 export type FaceNodeProps = NodeProps<FaceNodeType>;
 
-const base64 = (buffer: ArrayBuffer) => bytesToBase64(new Uint8Array(buffer));
-
 /** Posts the evidence (retrying lost connections with the same request id) and says what it led to. */
 export async function uploadEvidence(runner: PagePort, nodeId: string, payload: EvidencePayload, fetchFn: typeof fetch = fetch): Promise<UploadAnswer> {
 	const step = runner.state?.session.step ?? 0;
+	const parts = new EvidenceParts();
 	const body: FaceEvidenceRequest = {
 		step,
 		requestId: evidenceRequestId('fev'),
-		frames: payload.frames.map((f) => ({ image: base64(f.image), t: f.t, kind: f.kind })),
-		...(payload.alignedFace ? { alignedFace: base64(payload.alignedFace) } : {}),
+		frames: payload.frames.map((f) => ({ image: parts.add(f.image), t: f.t, kind: f.kind })),
+		...(payload.alignedFace ? { alignedFace: parts.add(payload.alignedFace) } : {}),
 		...(payload.lightStartedAt !== undefined ? { lightStartedAt: payload.lightStartedAt } : {}),
 		...(payload.lightChangedAt?.length ? { lightChangedAt: payload.lightChangedAt } : {}),
 		claim: payload.claim
 	};
-	const posted = await postEvidence(runner, nodeId, body, fetchFn);
+	const posted = await postEvidence(runner, nodeId, body, parts, fetchFn);
 	if (!posted.ok) return { kind: 'failed', error: posted.error };
 	const response = posted.response;
 	if (runner.applyState) runner.applyState(response.state);

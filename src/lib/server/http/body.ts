@@ -9,10 +9,15 @@ export const MAX_JSON_BODY_BYTES = 8 * 1024 * 1024;
  * parse error helps more than a 415.
  */
 export async function readJson(request: Request, maxBytes = MAX_JSON_BODY_BYTES): Promise<unknown> {
+	return parseJson(await readBody(request, maxBytes, 'The request needs a JSON body'));
+}
+
+/** The body's bytes, capped while streaming; the Content-Length is checked first but never trusted. */
+export async function readBody(request: Request, maxBytes: number, emptyMessage: string): Promise<Uint8Array> {
 	const declared = Number(request.headers.get('content-length') ?? '0');
 	if (declared > maxBytes) throw tooLarge(maxBytes);
 	const reader = request.body?.getReader();
-	if (!reader) throw validationError('The request needs a JSON body', 'invalid_json');
+	if (!reader) throw validationError(emptyMessage, 'invalid_json');
 	const chunks: Uint8Array[] = [];
 	let size = 0;
 	for (;;) {
@@ -26,13 +31,18 @@ export async function readJson(request: Request, maxBytes = MAX_JSON_BODY_BYTES)
 		}
 		chunks.push(value);
 	}
-	const text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
-	if (!text.trim()) throw validationError('The request needs a JSON body', 'invalid_json');
+	return Buffer.concat(chunks);
+}
+
+/** JSON text to a screened value, or the spec's 400 saying what is wrong with it. */
+export function parseJson(bytes: Uint8Array, what = 'The request body', emptyMessage = 'The request needs a JSON body'): unknown {
+	const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+	if (!text.trim()) throw validationError(emptyMessage, 'invalid_json');
 	let value: unknown;
 	try {
 		value = JSON.parse(text);
 	} catch (err) {
-		throw validationError(`The request body is not valid JSON: ${(err as Error).message}`, 'invalid_json');
+		throw validationError(`${what} is not valid JSON: ${(err as Error).message}`, 'invalid_json');
 	}
 	screenJson(value);
 	return value;
