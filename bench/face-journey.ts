@@ -39,8 +39,10 @@ export interface NodeTimeline {
 	node: string;
 	/** The camera's picture first showed in the node (a frame painted in its <video>). */
 	pictureMs: number | null;
-	/** The first guidance from the detector (any message other than "Getting the camera ready…"). */
+	/** The first guidance from the detector (any message other than "Getting the camera ready…" and the instruction before it). */
 	firstGuidanceMs: number | null;
+	/** The first words other than "Getting the camera ready…": the instruction the page shows with the picture while the detector is not yet ready, or the detector's guidance. */
+	firstWordsMs: number | null;
 	/** The ring was full: the hold ended (the challenge or "Checking…" began). */
 	ringFullMs: number | null;
 	/** The next screen replaced the node. */
@@ -115,7 +117,8 @@ function timelines(events: Recorded[], reports: Record<string, { outcome: string
 		out.push({
 			node,
 			pictureMs: rel(mine.find((e) => e.picture)),
-			firstGuidanceMs: rel(mine.find((e) => !e.picture && e.message && e.message !== 'guidance.loading')),
+			firstGuidanceMs: rel(mine.find((e) => !e.picture && e.message && e.message !== 'guidance.loading' && e.message !== 'guidance.frame')),
+			firstWordsMs: rel(mine.find((e) => !e.picture && e.message && e.message !== 'guidance.loading')),
 			ringFullMs: rel(mine.find((e) => e.phase === 'challenge' || e.phase === 'analysing' || e.phase === 'uploading')),
 			totalMs: end ? Math.round(end.t - opened) : NaN,
 			messages,
@@ -187,7 +190,7 @@ const median = (xs: number[]) => {
 };
 
 /** Medians per node over `runs` sessions (each in a new browser context: a first visit, nothing cached). */
-export function summarise(runs: JourneyResult[]): Record<string, { pictureMs: number; firstGuidanceMs: number; afterPictureMs: number; ringFullMs: number; totalMs: number; serverMs: number; retries: number; outcomes: string }> {
+export function summarise(runs: JourneyResult[]): Record<string, { pictureMs: number; firstGuidanceMs: number; afterPictureMs: number; wordsAfterPictureMs: number; ringFullMs: number; totalMs: number; serverMs: number; retries: number; outcomes: string }> {
 	const out: ReturnType<typeof summarise> = {};
 	for (const node of ['face_scan', 'liveness_detection']) {
 		const of = runs.flatMap((r) => r.nodes.filter((n) => n.node === node));
@@ -195,6 +198,7 @@ export function summarise(runs: JourneyResult[]): Record<string, { pictureMs: nu
 			pictureMs: median(of.map((n) => n.pictureMs ?? NaN)),
 			firstGuidanceMs: median(of.map((n) => n.firstGuidanceMs ?? NaN)),
 			afterPictureMs: median(of.map((n) => (n.firstGuidanceMs ?? NaN) - (n.pictureMs ?? NaN))),
+			wordsAfterPictureMs: median(of.map((n) => (n.firstWordsMs ?? NaN) - (n.pictureMs ?? NaN))),
 			ringFullMs: median(of.map((n) => n.ringFullMs ?? NaN)),
 			totalMs: median(of.map((n) => n.totalMs)),
 			serverMs: median(of.map((n) => n.serverMs ?? NaN)),

@@ -47,6 +47,18 @@ export class FaceCaptureState {
 		if (shared && shared.getVideoTracks().some((t) => t.readyState === 'live')) this.camera.adopt(shared);
 		else this.camera.start();
 		this.#detach.push(this.camera.attach(video));
+		// "Getting the camera ready…" until the detector has looked; but once the picture plays (the
+		// detector still building on a first visit with Continue tapped at once: 1.9–3.7 s measured)
+		// those words beside a live picture read as stuck, so the page says what to do instead. An
+		// instruction, not a finding: it claims nothing about a face the detector has not seen.
+		let showing = false;
+		const framed = (v: CaptureView): CaptureView => (showing && v.message === 'guidance.loading' && (v.phase === 'loading' || v.phase === 'positioning') ? { ...v, message: 'guidance.frame' } : v);
+		const onPlaying = () => {
+			showing = true;
+			this.view = framed(this.view);
+		};
+		video.addEventListener('playing', onPlaying);
+		this.#detach.push(() => video.removeEventListener('playing', onPlaying));
 		let det: FaceDetectorPort;
 		try {
 			det = await sharedDetector(this.settings.useWebGL);
@@ -97,7 +109,7 @@ export class FaceCaptureState {
 			}
 		);
 		this.#machine = machine;
-		this.#detach.push(machine.subscribe((v) => (this.view = v)));
+		this.#detach.push(machine.subscribe((v) => (this.view = framed(v))));
 		await machine.start();
 	}
 
