@@ -87,7 +87,10 @@ describe('document_scan over HTTP (production build)', () => {
 
 		const session = (await api()('GET', `/sessions/${created.json.session.id}`)).json.session;
 		expect(session.report.extractedData).toMatchObject({ lastName: 'HOLLOWAY', firstName: 'EVELYN GRACE', documentNumber: 'X4R7K2M91', documentType: 'MRTD_TYPE_PASSPORT' });
-		await waitFor(() => receiver.received.some((r) => r.json.sessionId === session.id && r.json.type === 'media.document_photo'), 20_000, 'media.document_photo');
+		// Delivered and signed is what is checked here, not how soon: once on a loaded CI machine the
+		// event did not arrive within 20 s (a first attempt lost, retried a minute later by the spec's
+		// schedule; the schedule has its own tests). 75 s covers that retry.
+		await waitFor(() => receiver.received.some((r) => r.json.sessionId === session.id && r.json.type === 'media.document_photo'), 75_000, 'media.document_photo');
 		const hit = receiver.received.find((r) => r.json.sessionId === session.id && r.json.type === 'media.document_photo')!;
 		expect(verifyServiceSignature(hit.headers['x-service-signature'] as string, hit.body, SECRET).ok).toBe(true);
 		const media = hit.json.media as { id: string; url: string; contentType: string };
@@ -95,5 +98,5 @@ describe('document_scan over HTTP (production build)', () => {
 		const file = await fetch(media.url);
 		expect(file.status).toBe(200);
 		expect(Buffer.from(await file.arrayBuffer()).subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
-	}, 120_000);
+	}, 180_000);
 });

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -127,6 +128,27 @@ describe('sendWebhook against a real receiver', () => {
 		expect(res.error).toMatch(/timeout/);
 		expect(took).toBeGreaterThanOrEqual(290);
 		expect(took).toBeLessThan(1_500);
+	});
+
+	it('keeps an answer that arrived while the event loop was blocked past the time-out', async () => {
+		// The receiver answered in time, but this process was busy (a document read, say) until after
+		// the time-out: when the loop resumes, the answer and the timer are both due.
+		const blockedFetch = ((_url: string, init: RequestInit) =>
+			new Promise<Response>((resolve, reject) => {
+				init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+				// The answer: an I/O completion, delivered in the loop's poll phase.
+				stat(import.meta.filename, () => resolve(new Response('thanks', { status: 200 })));
+				const until = performance.now() + 400;
+				while (performance.now() < until) {
+					// blocked
+				}
+			})) as typeof fetch;
+		// Sent from the loop's check phase, as work after I/O is: when the loop comes round, it runs the
+		// due timers before it polls for the answer.
+		const res = await new Promise<Awaited<ReturnType<typeof sendWebhook>>>((resolve) =>
+			setImmediate(() => resolve(sendWebhook({ url: `${base}/ok`, headers, body: payload, timeoutMs: 100, fetch: blockedFetch })))
+		);
+		expect(res).toMatchObject({ outcome: 'acknowledged', attemptResult: 200, status: 200 });
 	});
 
 	it('reports a refused connection as a retryable network error', async () => {

@@ -52,10 +52,21 @@ export async function sendWebhook({
 	}
 	const controller = new AbortController();
 	let timedOut = false;
+	// The abort waits for the event loop's I/O phase: when other work on this process blocked the loop
+	// past the time-out, the timer and the receiver's answer are both due when it resumes, timers
+	// first. Without this the answer that came in time was thrown away, and the event went back for
+	// its retry a minute later.
+	let late: ReturnType<typeof setImmediate> | undefined;
 	const timer = setTimeout(() => {
-		timedOut = true;
-		controller.abort();
+		late = setImmediate(() => {
+			timedOut = true;
+			controller.abort();
+		});
 	}, timeoutMs);
+	const clearTimer = () => {
+		clearTimeout(timer);
+		if (late) clearImmediate(late);
+	};
 	const started = performance.now();
 	const elapsed = () => Math.round(performance.now() - started);
 	const requestHeaders = new Headers(headers);
@@ -72,7 +83,7 @@ export async function sendWebhook({
 			signal: controller.signal
 		});
 	} catch (err) {
-		clearTimeout(timer);
+		clearTimer();
 		const latencyMs = elapsed();
 		if (timedOut) {
 			return {
@@ -93,7 +104,7 @@ export async function sendWebhook({
 	} catch {
 		// Body aborted or broken after the status arrived: keep the status, log no snippet.
 	} finally {
-		clearTimeout(timer);
+		clearTimer();
 	}
 	return {
 		outcome: classifyResponse(response.status),
