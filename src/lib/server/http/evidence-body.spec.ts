@@ -57,6 +57,10 @@ describe('readEvidenceBody', () => {
 		expect(await refusal(wrongBoundary)).toMatchObject({ code: 'invalid_multipart', status: 400 });
 		const cut = new Request('http://x/e', { method: 'POST', headers: { 'content-type': type }, body: text.slice(0, text.length - 20) });
 		expect((await refusal(cut)).message).toMatch(/could not be read/);
+		const empty = new Request('http://x/e', { method: 'POST', headers: { 'content-type': type } });
+		expect(await refusal(empty)).toMatchObject({ code: 'invalid_multipart', status: 400, message: expect.stringMatching(/multipart body is empty/) });
+		const blank = new Request('http://x/e', { method: 'POST', headers: { 'content-type': type }, body: '' });
+		expect(await refusal(blank)).toMatchObject({ code: 'invalid_multipart', status: 400 });
 	});
 
 	it('counts the cap on the raw body as it streams in, before parsing anything', async () => {

@@ -13,6 +13,7 @@ import { parseJson, readBody, readJson } from './body.ts';
 export async function readEvidenceBody(request: Request, maxBytes: number): Promise<unknown> {
 	const type = request.headers.get('content-type') ?? '';
 	if (!/^multipart\/form-data\s*;/i.test(type)) return readJson(request, maxBytes);
+	if (!request.body) throw invalid("The multipart body is empty: it needs a 'body' part holding the request's JSON");
 	const bytes = await readBody(request, maxBytes, 'The request needs a body');
 	let form: FormData;
 	try {
