@@ -130,8 +130,14 @@ function timelines(events: Recorded[], reports: Record<string, { outcome: string
 	return out;
 }
 
+/** `BENCH_FACE_NETWORK=150/5000`: Chromium emulates a 150 ms round trip and 5 Mbit/s both ways. */
+function networkFromEnv(): { rttMs: number; kbps: number } | null {
+	const m = /^(\d+)\/(\d+)$/.exec(process.env.BENCH_FACE_NETWORK ?? '');
+	return m ? { rttMs: Number(m[1]), kbps: Number(m[2]) } : null;
+}
+
 /** One session through both face nodes; `cpuThrottle` slows the page's CPU (DevTools protocol). */
-export async function runFaceJourney(browser: Browser, server: RunningServer, cpuThrottle = 1): Promise<JourneyResult> {
+export async function runFaceJourney(browser: Browser, server: RunningServer, cpuThrottle = 1, network = networkFromEnv()): Promise<JourneyResult> {
 	const created = await api(server, 'POST', '/sessions', { clientReferenceId: 'bench-faces', flow: FLOW });
 	const url = new URL(created.clientSecret.url);
 	const context = await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 }, permissions: ['camera'] });
@@ -143,6 +149,10 @@ export async function runFaceJourney(browser: Browser, server: RunningServer, cp
 		const camera = await sceneCamera(page, SCENES);
 		await page.addInitScript(recorder);
 		const cdp = await context.newCDPSession(page);
+		if (network) {
+			await cdp.send('Network.enable');
+			await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: network.rttMs, downloadThroughput: (network.kbps * 1000) / 8, uploadThroughput: (network.kbps * 1000) / 8 });
+		}
 		await page.goto(`${server.url}${url.pathname}${url.search}`);
 		await page.getByTestId('permissions-continue').click();
 		if (cpuThrottle !== 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuThrottle });
@@ -175,9 +185,9 @@ export async function runFaceJourney(browser: Browser, server: RunningServer, cp
 	}
 }
 
-export async function startJourneyServer(): Promise<RunningServer> {
+export async function startJourneyServer(build?: string): Promise<RunningServer> {
 	// Models warmed at start, as a deployment runs (the test helper turns warming off).
-	return startServer({ SEED_API_KEYS: KEY, RATE_LIMIT: '1000000', LOG_LEVEL: 'error', WARM_MODELS: 'true' });
+	return startServer({ SEED_API_KEYS: KEY, RATE_LIMIT: '1000000', LOG_LEVEL: 'error', WARM_MODELS: 'true' }, build ? { build } : {});
 }
 
 export async function launchJourneyBrowser(): Promise<Browser> {
@@ -210,21 +220,27 @@ export function summarise(runs: JourneyResult[]): Record<string, { pictureMs: nu
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+	// BENCH_BUILD_BEFORE (a build folder relative to the repo root): that build is served beside this
+	// one and the two are run in turn, session by session, so both see the same machine load.
 	const runs = Number(process.env.BENCH_FACE_JOURNEYS ?? 3);
-	const server = await startJourneyServer();
+	const throttles = (process.env.BENCH_FACE_CPU ?? '1,4').split(',').map(Number);
+	const builds = [{ name: 'current', server: await startJourneyServer() }];
+	if (process.env.BENCH_BUILD_BEFORE) builds.push({ name: 'before', server: await startJourneyServer(process.env.BENCH_BUILD_BEFORE) });
 	const browser = await launchJourneyBrowser();
 	try {
-		for (const throttle of [1, 4]) {
-			const results: JourneyResult[] = [];
+		for (const throttle of throttles) {
+			const results = new Map<string, JourneyResult[]>(builds.map((b) => [b.name, []]));
 			for (let i = 0; i < runs; i++) {
-				const r = await runFaceJourney(browser, server, throttle);
-				console.log(`cpu ${throttle}× run ${i + 1}`, JSON.stringify(r.nodes));
-				results.push(r);
+				for (const build of i % 2 ? [...builds].reverse() : builds) {
+					const r = await runFaceJourney(browser, build.server, throttle);
+					console.log(`${build.name} cpu ${throttle}× run ${i + 1}`, JSON.stringify(r.nodes));
+					results.get(build.name)!.push(r);
+				}
 			}
-			console.log(`cpu ${throttle}× medians`, JSON.stringify(summarise(results)));
+			for (const [name, of] of results) console.log(`${name} cpu ${throttle}× medians`, JSON.stringify(summarise(of)));
 		}
 	} finally {
 		await browser.close();
-		await server.stop();
+		for (const build of builds) await build.server.stop();
 	}
 }

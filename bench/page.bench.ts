@@ -9,7 +9,9 @@
  * served beside this one and loaded in turn with it, so a change is compared under the same load.
  * BENCH_PAGE_NETWORK=<round trip ms>/<kbit/s>: Chromium emulates that network for every load (slow
  * 4G: 150/1600). BENCH_PAGE_CONTINUE_AFTER_MS: how long the user reads before Continue (default 0,
- * before the node screens' background prefetch).
+ * before the node screens' background prefetch). BENCH_PAGE_FLOW=face: the link opens a flow with a
+ * face step (permissions → face_scan → end), whose page also preloads the face detector's files;
+ * Continue is not timed then (there is no first line to wait for).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -26,13 +28,21 @@ const NETWORK = process.env.BENCH_PAGE_NETWORK?.match(/^(\d+)\/(\d+)$/);
 if (process.env.BENCH_PAGE_NETWORK && !NETWORK) throw new Error('BENCH_PAGE_NETWORK is <round trip ms>/<kbit/s>, e.g. 150/1600');
 const CONTINUE_AFTER_MS = Number(process.env.BENCH_PAGE_CONTINUE_AFTER_MS ?? 0);
 
-const FLOW = [
+const FACE_FLOW = [
+	{ id: 'start', type: 'start', outcome: 'perm' },
+	{ id: 'perm', type: 'permissions', outcomes: { permissionsGranted: 'selfie', permissionsDenied: 'end' } },
+	{ id: 'selfie', type: 'face_scan', mode: 'capture', outcomes: { passed: 'end', notPassed: 'end', cancelled: 'end', error: 'end' } },
+	{ id: 'end', type: 'end' }
+];
+const TALK_FLOW = [
 	{ id: 'start', type: 'start', outcome: 'hello' },
 	{ id: 'hello', type: 'conversation', prompt: 'Greet the user and ask whether they are ready to begin', outcomes: [{ id: 'ready', condition: 'The user is ready', targetNodeId: 'email' }] },
 	{ id: 'email', type: 'enter_email', outcomes: { emailEntered: 'code', canceled: 'end' } },
 	{ id: 'code', type: 'two_factor_email', outcomes: { verified: 'end', delivery_failed: 'end', failed_unverified: 'end', cancelled: 'end', error: 'end' } },
 	{ id: 'end', type: 'end' }
 ];
+const FACE = process.env.BENCH_PAGE_FLOW === 'face';
+const FLOW = FACE ? FACE_FLOW : TALK_FLOW;
 
 interface LoadSample {
 	/** ms from navigation start until hydrated. */
@@ -56,8 +66,8 @@ async function api(server: RunningServer, method: string, p: string, body?: unkn
 	return res.json();
 }
 
-const newSession = async (server: RunningServer) => {
-	const created = await api(server, 'POST', '/sessions', { clientReferenceId: 'bench', flow: FLOW });
+const newSession = async (server: RunningServer, flow = FLOW) => {
+	const created = await api(server, 'POST', '/sessions', { clientReferenceId: 'bench', flow });
 	return { id: created.session.id as string, secret: created.clientSecret.secret as string, path: new URL(created.clientSecret.url).pathname + new URL(created.clientSecret.url).search };
 };
 
@@ -96,7 +106,7 @@ async function measureLoad(browser: Browser, url: string, continueToFirstLine = 
 	// Continue at once (the node screens' background prefetch has not run yet): the open call, the
 	// first node's screen and its first line, as a user who does not read the permissions page sees them.
 	let firstLineMs: number | undefined;
-	if (continueToFirstLine) {
+	if (continueToFirstLine && !FACE) {
 		if (CONTINUE_AFTER_MS) await page.waitForTimeout(CONTINUE_AFTER_MS);
 		// A string, not a function: tsx's name helper (__name) does not exist in the page.
 		firstLineMs = await page.evaluate<number>(`new Promise((resolve, reject) => {
@@ -146,7 +156,7 @@ async function main() {
 		const reply: number[] = [];
 		const email: number[] = [];
 		for (let i = 0; i < ADVANCES; i++) {
-			const s = await newSession(server);
+			const s = await newSession(server, TALK_FLOW);
 			const opened = await (await fetch(`${server.url}/api/client/open`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientSecret: s.secret, languages: ['en'] }) })).json();
 			const token = opened.pageToken as string;
 			let t = performance.now();
@@ -181,8 +191,9 @@ async function main() {
 			'',
 			`The hosted page costs ${kb(v.gzip.js + v.gzip.css - m.gzip.js - m.gzip.css)} of gzipped JS + CSS above the framework's own floor. "As served" is what Chromium received (the server precompresses with brotli); "gzip" is the same files at gzip -6. The HTML carries the page's UI text for its language (for the server-rendered first paint and hydration). Interactive = hydrated (the page's onMount ran), measured from navigation start.`,
 			'',
-			`Permissions page Continue → the first conversation line on screen (open call, first node's screen fetched, its first line): ${firstLine(verify)}${before ? `; the build in ${BEFORE}: ${firstLine(verifyBefore)}` : ''}.`,
-			'',
+			...(FACE
+				? [`The link opened a flow with a face step (\`BENCH_PAGE_FLOW=face\`): the page also preloads the face detector's files at low priority; a preloaded script (MediaPipe's loader) counts as JS above when it arrived before hydration.`, '']
+				: [`Permissions page Continue → the first conversation line on screen (open call, first node's screen fetched, its first line): ${firstLine(verify)}${before ? `; the build in ${BEFORE}: ${firstLine(verifyBefore)}` : ''}.`, '']),
 			'## Page API: advancing a node (server time seen by the client, localhost)',
 			'',
 			'| action | median | p95 |',
@@ -195,7 +206,7 @@ async function main() {
 		console.log(out);
 		const dir = path.resolve(import.meta.dirname, 'results');
 		mkdirSync(dir, { recursive: true });
-		writeFileSync(path.join(dir, 'page.md'), out);
+		writeFileSync(path.join(dir, FACE ? 'page-face-flow.md' : 'page.md'), out);
 	} finally {
 		await browser.close();
 		await server.stop();

@@ -25,8 +25,13 @@ let module: Promise<typeof import('@mediapipe/tasks-vision')> | null = null;
 const load = () => (module ??= import('@mediapipe/tasks-vision'));
 
 export async function createMediaPipeDetector(options: { useWebGL?: boolean; minConfidence?: number } = {}): Promise<FaceDetectorPort> {
+	// The build's steps as performance marks (vf:detector:start, module, fileset, created, and warm in
+	// shared-detector.ts): a profile or a benchmark can see where a slow first guidance waited.
+	performance.mark('vf:detector:start');
 	const { FaceDetector, FilesetResolver } = await load();
+	performance.mark('vf:detector:module');
 	const fileset = await FilesetResolver.forVisionTasks(MODEL_FILES.mediapipeWasmDir);
+	performance.mark('vf:detector:fileset');
 	const create = (delegate: 'GPU' | 'CPU') =>
 		FaceDetector.createFromOptions(fileset, {
 			baseOptions: { modelAssetPath: MODEL_FILES.faceDetector, delegate },
@@ -42,6 +47,7 @@ export async function createMediaPipeDetector(options: { useWebGL?: boolean; min
 		delegate = 'CPU';
 		detector = await create(delegate);
 	}
+	performance.mark('vf:detector:created');
 	let last = -1;
 	return {
 		backend: delegate.toLowerCase(),

@@ -1,5 +1,7 @@
 // Where the app serves the model and WASM files that scripts/build-models.js copies into static/models
 // (see static/models/manifest.json for sizes and hashes). Paths are relative to the site root.
+import type { PreloadLink } from '#lib/domain/page/page-intro.ts';
+
 export const MODELS_BASE = '/models';
 
 export const MODEL_FILES = {
@@ -15,3 +17,18 @@ export const MODEL_FILES = {
 	ortWasmDir: `${MODELS_BASE}/ort/`,
 	manifest: `${MODELS_BASE}/manifest.json`
 } as const;
+
+/**
+ * What the face detector fetches before it can look, for `<link rel="preload">` in the page's head:
+ * MediaPipe's WebAssembly (the SIMD build, which FilesetResolver picks in every browser the page
+ * supports; one without SIMD fetches its own and this download goes unused) and the model: 2.4 MB
+ * together, the downloads the first guidance waits for. MediaPipe's loader script (47 KB) is left to
+ * the detector: preloaded it arrived, and was compiled, while the page was still hydrating (80 ms
+ * later to interactive on localhost), and fetched later it is still in long before the WebAssembly.
+ * `as="fetch"` and `crossorigin` match how tasks-vision asks for both (fetch, credentials
+ * "same-origin"), or the browser would download them twice.
+ */
+export const DETECTOR_PRELOADS: readonly PreloadLink[] = [
+	{ href: `${MODELS_BASE}/mediapipe/vision_wasm_internal.wasm`, as: 'fetch' },
+	{ href: MODEL_FILES.faceDetector, as: 'fetch' }
+];

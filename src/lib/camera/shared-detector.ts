@@ -17,6 +17,7 @@ function warm(detector: FaceDetectorPort): FaceDetectorPort {
 			g.fillRect(0, 0, 128, 128);
 		}
 		detector.detect(blank, performance.now());
+		performance.mark('vf:detector:warm');
 	} catch {
 		// a detector that cannot warm up will say so on its first real frame
 	}

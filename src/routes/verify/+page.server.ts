@@ -1,3 +1,4 @@
+import { DETECTOR_PRELOADS } from '#lib/camera/model-files.ts';
 import { detectInAppBrowser } from '#lib/domain/in-app-browser.ts';
 import type { VerifyPageData } from '#lib/domain/page/page-intro.ts';
 import type { LocaleCatalogue } from '#lib/i18n/catalogue.ts';
@@ -25,5 +26,7 @@ export const load: PageServerLoad = async ({ url, request, locals, setHeaders })
 	const userAgent = (request.headers.get('user-agent') ?? '').slice(0, 512);
 	const text = { catalogue: BUNDLED_LOCALES[page.lang], userAgent };
 	const inApp = page.kind === 'intro' ? detectInAppBrowser(userAgent) : undefined;
-	return { ...page, ...(inApp ? { inApp } : {}), ...text } satisfies VerifyPageData<LocaleCatalogue>;
+	// Face steps ahead: their detector's files download with the page (see DETECTOR_PRELOADS).
+	const preload = page.kind === 'intro' && page.intro.requirements.biometric ? DETECTOR_PRELOADS : undefined;
+	return { ...page, ...(inApp ? { inApp } : {}), ...(preload ? { preload } : {}), ...text } satisfies VerifyPageData<LocaleCatalogue>;
 };
