@@ -317,6 +317,74 @@ describe('CaptureMachine (fake detector, fake timers)', () => {
 		expect(seen.filter((v) => v.message === 'guidance.good').every((v) => v.t <= seen[full].t)).toBe(true);
 	});
 
+	/** The worker's models arrive `ms` after the node starts (a first visit on a slow link). */
+	const modelsAfter = (h: ReturnType<typeof harness>, ms: number) => {
+		h.ports.analyser.ready = () => new Promise((resolve) => setTimeout(() => resolve({ ms, backend: 'fake' }), ms));
+	};
+
+	it('while the worker’s models are still loading, the hold ends with its ring: frames taken on time, analysed once the models are in, under "Checking…"', async () => {
+		const h = harness({ scene: () => 'good' });
+		modelsAfter(h, 5000);
+		const m = new CaptureMachine(h.ports, config({ captureDelay: 900, challenge: null }));
+		const seen: { phase: string; message: string | null; progress: number; t: number }[] = [];
+		m.subscribe((v) => seen.push({ phase: v.phase, message: v.message, progress: v.progress, t: h.at() }));
+		await m.start();
+		await vi.advanceTimersByTimeAsync(1500);
+		// The user's part is over long before the models are: the ring is full and the page checks.
+		expect(m.view).toMatchObject({ phase: 'analysing', message: 'guidance.checking', progress: 1 });
+		expect(h.uploads).toHaveLength(0);
+		const holding = seen.filter((v) => v.phase === 'holding');
+		expect(Math.max(...holding.map((v) => v.progress))).toBeGreaterThan(0.6);
+		expect(holding.every((v) => v.t < 1500)).toBe(true);
+		await vi.advanceTimersByTimeAsync(4000);
+		expect(m.view.phase).toBe('done');
+		// The frames are the hold's, analysed after it: three passive ones, the best among them, taken in the first 1.2 s.
+		const passive = h.uploads[0].frames.filter((f) => f.kind === 'passive' || f.kind === 'best');
+		expect(passive).toHaveLength(3);
+		expect(passive.filter((f) => f.kind === 'best')).toHaveLength(1);
+		expect(passive.every((f) => f.t < 1200)).toBe(true);
+		expect(h.uploads[0].claim).toMatchObject({ outcome: 'livenessDetected', liveness: 0.9 });
+	});
+
+	it('with a challenge to follow, the hold still waits for the models (the challenge needs each frame analysed as it comes)', async () => {
+		const h = harness({ scene: () => 'good', yaw: (t) => (t < 5600 ? 0 : 28) });
+		modelsAfter(h, 5000);
+		const m = new CaptureMachine(h.ports, config({ captureDelay: 900, challenge: 'turnLeft' }));
+		await m.start();
+		await vi.advanceTimersByTimeAsync(4000);
+		expect(m.view.phase).toBe('holding');
+		await vi.advanceTimersByTimeAsync(5000);
+		expect(m.view.phase).toBe('done');
+		expect(h.uploads[0].claim.challenge).toEqual({ type: 'turnLeft', passed: true });
+	});
+
+	it('frames of a hold broken off while the models load are dropped when they are analysed, not uploaded', async () => {
+		const h = harness({ scene: (t) => (t < 600 || t > 1400 ? 'good' : 'none') });
+		modelsAfter(h, 3000);
+		const m = new CaptureMachine(h.ports, config({ captureDelay: 1500, challenge: null }));
+		await m.start();
+		await vi.advanceTimersByTimeAsync(1300);
+		expect(m.view.phase).toBe('positioning');
+		await vi.advanceTimersByTimeAsync(5000);
+		expect(m.view.phase).toBe('done');
+		expect(h.dropped.some((d) => Array.isArray(d) && d.length === 1)).toBe(true);
+		const passive = h.uploads[0].frames.filter((f) => f.kind === 'passive' || f.kind === 'best');
+		expect(passive).toHaveLength(3);
+		expect(passive.every((f) => f.t > 1400)).toBe(true);
+	});
+
+	it('models that fail to load while frames wait for them end the try in an error, with nothing uploaded', async () => {
+		const h = harness({ scene: () => 'good' });
+		h.ports.analyser.ready = () => new Promise((_, reject) => setTimeout(() => reject(new Error('no models')), 3000));
+		const m = new CaptureMachine(h.ports, config({ captureDelay: 900, challenge: null }));
+		await m.start();
+		await vi.advanceTimersByTimeAsync(1500);
+		expect(m.view.phase).toBe('analysing');
+		await vi.advanceTimersByTimeAsync(3000);
+		expect(m.view).toMatchObject({ phase: 'failed', reason: 'error' });
+		expect(h.uploads).toHaveLength(0);
+	});
+
 	it('a try with no face in view ends as noFace after a few seconds, not at the node time limit', async () => {
 		const h = harness({ scene: () => 'none' }, [{ kind: 'retry', reason: 'noFace', challenge: null, triesLeft: 2 }, { kind: 'moved' }]);
 		const m = new CaptureMachine(h.ports, config({ timeoutMs: 45_000 }));

@@ -132,6 +132,12 @@ export class CaptureMachine {
 	#nextFrameId = 1;
 	#busy = false;
 	#models: Promise<boolean> = Promise.resolve(true);
+	#modelsReady = true;
+	/** Which hold this is: a frame analysed after its hold was broken off is not this hold's. */
+	#hold = 0;
+	/** Passive frames taken before the worker's models were in, waiting in the worker for them. */
+	#deferred = new Set<Promise<void>>();
+	#deferredPassive = 0;
 	#inflight: Promise<unknown> = Promise.resolve();
 	#sending = false;
 	#attempt = 0;
@@ -165,8 +171,9 @@ export class CaptureMachine {
 	async start(): Promise<void> {
 		this.#startedAt = this.#ports.now();
 		this.#set({ phase: 'loading', message: 'guidance.loading' });
+		this.#modelsReady = false;
 		this.#models = this.#ports.analyser.ready().then(
-			() => true,
+			() => (this.#modelsReady = true),
 			() => false
 		);
 		if (this.#buffered && this.#buffered.length >= 2 && !(await this.#models)) return this.#fail('error');
@@ -224,7 +231,7 @@ export class CaptureMachine {
 			const held = now - this.#holdStart;
 			const delay = this.#config.captureDelay;
 			const passive = this.#config.passiveFrames ?? 3;
-			const due = this.#frames.filter((f) => f.kind === 'passive').length;
+			const due = this.#frames.filter((f) => f.kind === 'passive').length + this.#deferredPassive;
 			// The ring fills as the hold does, but never ahead of the frames actually analysed: on a slow
 			// device (or while the models load) a full ring with "hold it there" went on for seconds.
 			// The hold ends the moment the ring is full: no "hold it there" with a full ring.
@@ -240,6 +247,7 @@ export class CaptureMachine {
 			this.#failingSince ||= now;
 			if (now - this.#failingSince > HOLD_GRACE_MS) {
 				this.#holdStart = 0;
+				this.#newHold();
 				// Frames of an interrupted hold are not this hold's: start collecting again.
 				const stale = this.#frames.filter((f) => f.kind === 'passive').map((f) => f.id);
 				this.#frames = this.#frames.filter((f) => f.kind !== 'passive');
@@ -336,6 +344,10 @@ export class CaptureMachine {
 
 	async #grabNow(kind: Grabbed['kind'], box: Box | null): Promise<Grabbed | null> {
 		try {
+			if (kind === 'passive' && !this.#modelsReady && !this.#challenge) {
+				await this.#grabDeferred(box);
+				return null;
+			}
 			if (!(await this.#models)) {
 				this.#fail('error');
 				return null;
@@ -361,6 +373,46 @@ export class CaptureMachine {
 		}
 	}
 
+	/**
+	 * A passive frame taken while the worker's models are still on their way (a first visit on a slow
+	 * link: 5.7 MB after the detector's 2.4): snapshotted now, when the user holds still for it, and
+	 * analysed in the worker once the models are in. The ring counts it, so the hold ends when its
+	 * time is up and the wait shows as "Checking…"; before, the ring waited for the models while the
+	 * page said "hold it there" (at 10 Mbit/s a 3 s hold lasted 6 s). Not with a challenge to follow:
+	 * the challenge needs every frame analysed as it comes, so its hold still waits for the models.
+	 */
+	async #grabDeferred(box: Box | null): Promise<void> {
+		const t = this.#ports.now() - this.#startedAt;
+		const bitmap = await this.#ports.grab();
+		if (!bitmap || this.#isOver()) return void bitmap?.close?.();
+		const id = this.#nextFrameId++;
+		const hold = this.#hold;
+		const current = () => hold === this.#hold && !this.#isOver();
+		this.#deferredPassive++;
+		const done = this.#models
+			.then(async (ok) => {
+				if (!ok) {
+					bitmap.close?.();
+					if (current()) this.#fail('error');
+					return;
+				}
+				const result = await this.#ports.analyser.analyse(id, bitmap, box, { liveness: true }, true).catch(() => null);
+				if (!current()) return void (await this.#ports.analyser.drop([id]).catch(() => undefined));
+				if (result) this.#frames.push({ id, t, result, kind: 'passive' });
+			})
+			.finally(() => {
+				if (hold === this.#hold) this.#deferredPassive--;
+				this.#deferred.delete(done);
+			});
+		this.#deferred.add(done);
+	}
+
+	/** A hold broken off or a new try: frames still waiting for the models belong to the old one. */
+	#newHold(): void {
+		this.#hold++;
+		this.#deferredPassive = 0;
+	}
+
 	/** Chooses the frames to upload, encodes them, builds the claim and uploads. */
 	async #analyse(reason: FaceFailureReason | null = null): Promise<void> {
 		if (this.#isOver() || this.#sending) return;
@@ -377,6 +429,8 @@ export class CaptureMachine {
 		// (embedding, encoding, upload, the server's verdict) is "Checking…", never "hold it there".
 		this.#set({ phase: 'analysing', message: 'guidance.checking', progress: reason ? this.view.progress : 1 });
 		await Promise.all(this.#keeping);
+		await Promise.all(this.#deferred);
+		if (this.#isOver() || this.view.phase === 'failed') return;
 		const chosen = this.#choose();
 		const passive = chosen.filter((f) => f.kind === 'passive' && f.result?.face);
 		const best = [...passive].sort((a, b) => (b.result?.liveness ?? 0) - (a.result?.liveness ?? 0))[0] ?? null;
@@ -531,6 +585,7 @@ export class CaptureMachine {
 		for (const t of this.#timers) this.#ports.clearTimeout(t);
 		this.#timers.clear();
 		this.#frames = [];
+		this.#newHold();
 		this.#samples = [];
 		this.#lightWindow = null;
 		this.#set({ light: null });
