@@ -14,13 +14,15 @@ import { FAKE_MEDIA_ARGS } from '../playwright.config.ts';
 const KEY = 'sk_test_BenchFaceJourneyBench00001';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 
+// BENCH_FACE_FIRST=liveness: the flow opens with the liveness node (permissions → liveness → end).
+const LIVENESS_FIRST = process.env.BENCH_FACE_FIRST === 'liveness';
 const FLOW = [
 	{ id: 'start', type: 'start', outcome: 'perm' },
-	{ id: 'perm', type: 'permissions', outcomes: { permissionsGranted: 'selfie', permissionsDenied: 'end' } },
+	{ id: 'perm', type: 'permissions', outcomes: { permissionsGranted: LIVENESS_FIRST ? 'live' : 'selfie', permissionsDenied: 'end' } },
 	{ id: 'selfie', type: 'face_scan', mode: 'capture', minFaceSize: 60, outcomes: { passed: 'live', notPassed: 'live', cancelled: 'live', error: 'live' } },
 	{ id: 'live', type: 'liveness_detection', minFaceSize: 60, testMode: { challenge: 'turnLeft' }, outcomes: { livenessDetected: 'end', deepfakeDetected: 'end', noFace: 'end' } },
 	{ id: 'end', type: 'end' }
-];
+].filter((n) => !(LIVENESS_FIRST && n.id === 'selfie'));
 
 // A cooperative head: barack_obama_1 faces the camera. barack_obama_2 is the same man a little to his
 // right (−16° yaw, still "frontal" to the challenge), and mirrored the same head turned to his left

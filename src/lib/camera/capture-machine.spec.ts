@@ -346,16 +346,28 @@ describe('CaptureMachine (fake detector, fake timers)', () => {
 		expect(h.uploads[0].claim).toMatchObject({ outcome: 'livenessDetected', liveness: 0.9 });
 	});
 
-	it('with a challenge to follow, the hold still waits for the models (the challenge needs each frame analysed as it comes)', async () => {
+	it('with a challenge to follow, the hold still ends with its ring; the challenge comes once the models are in (it needs each frame analysed as it comes)', async () => {
 		const h = harness({ scene: () => 'good', yaw: (t) => (t < 5600 ? 0 : 28) });
 		modelsAfter(h, 5000);
 		const m = new CaptureMachine(h.ports, config({ captureDelay: 900, challenge: 'turnLeft' }));
+		const phases: { phase: string; t: number }[] = [];
+		m.subscribe((v) => {
+			if (phases.at(-1)?.phase !== v.phase) phases.push({ phase: v.phase, t: h.at() });
+		});
 		await m.start();
-		await vi.advanceTimersByTimeAsync(4000);
-		expect(m.view.phase).toBe('holding');
+		await vi.advanceTimersByTimeAsync(1500);
+		expect(m.view).toMatchObject({ phase: 'analysing', message: 'guidance.checking', challenge: null });
+		await vi.advanceTimersByTimeAsync(2500);
+		expect(m.view.phase).toBe('analysing');
 		await vi.advanceTimersByTimeAsync(5000);
 		expect(m.view.phase).toBe('done');
+		// Hold, a pause while the models come, then the challenge (not before they were in).
+		expect(phases.map((p) => p.phase)).toEqual(['loading', 'positioning', 'holding', 'analysing', 'challenge', 'analysing', 'uploading', 'done']);
+		expect(phases.find((p) => p.phase === 'challenge')!.t).toBeGreaterThanOrEqual(5000);
 		expect(h.uploads[0].claim.challenge).toEqual({ type: 'turnLeft', passed: true });
+		const passive = h.uploads[0].frames.filter((f) => f.kind === 'passive' || f.kind === 'best');
+		expect(passive).toHaveLength(3);
+		expect(passive.every((f) => f.t < 1200)).toBe(true);
 	});
 
 	it('frames of a hold broken off while the models load are dropped when they are analysed, not uploaded', async () => {

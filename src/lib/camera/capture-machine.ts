@@ -281,42 +281,58 @@ export class CaptureMachine {
 
 	#captured(): void {
 		this.#ports.cue('capture');
-		if (this.#challenge) {
-			this.#samples = [];
-			const challengeStart = this.#ports.now();
-			this.#set({ phase: 'challenge', challenge: this.#challenge, message: challengeKey(this.#challenge), progress: 0 });
-			this.#startLight();
-			const step = async () => {
-				if (this.view.phase !== 'challenge') return;
-				const stepStart = this.#ports.now();
-				const check = this.#ports.check();
-				const grabbed = await this.#grab('challenge', check?.box ?? null);
-				if (this.view.phase !== 'challenge') return;
-				if (grabbed?.result?.face) this.#samples.push({ t: grabbed.t, yaw: grabbed.result.face.yaw, ear: grabbed.result.face.ear });
-				const verdict = verifyChallenge(this.#challenge!, this.#samples);
-				this.#set({ progress: verdict.progress, box: check?.box ?? null });
-				const timedOut = this.#ports.now() - challengeStart > (this.#config.challengeMs ?? 10_000);
-				// The movement and the light are judged on the same frames: keep grabbing till the colours are over.
-				// One grab every CHALLENGE_STEP_MS from the last one's start, not after its analysis: on a busy
-				// machine the analysis took ~200 ms and frames came 320+ ms apart, wider than the server's
-				// continuity check allows between frames of the turn.
-				const next = Math.max(0, CHALLENGE_STEP_MS[this.#challenge!] - (this.#ports.now() - stepStart));
-				if (verdict.passed && this.#lightRunning() && !timedOut) return this.#after(next, () => void step());
-				if (verdict.passed) {
-					// A few frames more: the eyes reopening, the head coming back.
-					this.#after(150, async () => {
-						await this.#grab('challenge', this.#ports.check()?.box ?? null);
-						this.#after(150, () => void this.#analyse());
-					});
-					return;
-				}
-				if (timedOut) return void this.#analyse();
-				this.#after(next, () => void step());
-			};
-			this.#after(0, () => void step());
+		if (this.#challenge && !this.#modelsReady) {
+			// The hold is over but the challenge needs each of its frames analysed as it comes: the user
+			// may stop holding still while the models arrive, then gets the challenge.
+			const attempt = this.#attempt;
+			this.#set({ phase: 'analysing', message: 'guidance.checking', progress: 1 });
+			void this.#models.then((ok) => {
+				if (this.#isOver() || attempt !== this.#attempt || this.view.phase !== 'analysing') return;
+				if (!ok) return this.#fail('error');
+				this.#runChallenge();
+			});
 			return;
 		}
+		if (this.#challenge) return this.#runChallenge();
 		void this.#analyse();
+	}
+
+	/** The challenge (and the light with it), its frames analysed as they come; then the upload. */
+	#runChallenge(): void {
+		const challenge = this.#challenge;
+		if (!challenge) return void this.#analyse();
+		this.#samples = [];
+		const challengeStart = this.#ports.now();
+		this.#set({ phase: 'challenge', challenge, message: challengeKey(challenge), progress: 0 });
+		this.#startLight();
+		const step = async () => {
+			if (this.view.phase !== 'challenge') return;
+			const stepStart = this.#ports.now();
+			const check = this.#ports.check();
+			const grabbed = await this.#grab('challenge', check?.box ?? null);
+			if (this.view.phase !== 'challenge') return;
+			if (grabbed?.result?.face) this.#samples.push({ t: grabbed.t, yaw: grabbed.result.face.yaw, ear: grabbed.result.face.ear });
+			const verdict = verifyChallenge(this.#challenge!, this.#samples);
+			this.#set({ progress: verdict.progress, box: check?.box ?? null });
+			const timedOut = this.#ports.now() - challengeStart > (this.#config.challengeMs ?? 10_000);
+			// The movement and the light are judged on the same frames: keep grabbing till the colours are over.
+			// One grab every CHALLENGE_STEP_MS from the last one's start, not after its analysis: on a busy
+			// machine the analysis took ~200 ms and frames came 320+ ms apart, wider than the server's
+			// continuity check allows between frames of the turn.
+			const next = Math.max(0, CHALLENGE_STEP_MS[this.#challenge!] - (this.#ports.now() - stepStart));
+			if (verdict.passed && this.#lightRunning() && !timedOut) return this.#after(next, () => void step());
+			if (verdict.passed) {
+				// A few frames more: the eyes reopening, the head coming back.
+				this.#after(150, async () => {
+					await this.#grab('challenge', this.#ports.check()?.box ?? null);
+					this.#after(150, () => void this.#analyse());
+				});
+				return;
+			}
+			if (timedOut) return void this.#analyse();
+			this.#after(next, () => void step());
+		};
+		this.#after(0, () => void step());
 	}
 
 	async #useBuffered(frames: NonNullable<CaptureConfig['buffered']>): Promise<void> {
@@ -344,7 +360,7 @@ export class CaptureMachine {
 
 	async #grabNow(kind: Grabbed['kind'], box: Box | null): Promise<Grabbed | null> {
 		try {
-			if (kind === 'passive' && !this.#modelsReady && !this.#challenge) {
+			if (kind === 'passive' && !this.#modelsReady) {
 				await this.#grabDeferred(box);
 				return null;
 			}
@@ -378,8 +394,8 @@ export class CaptureMachine {
 	 * link: 5.7 MB after the detector's 2.4): snapshotted now, when the user holds still for it, and
 	 * analysed in the worker once the models are in. The ring counts it, so the hold ends when its
 	 * time is up and the wait shows as "Checking…"; before, the ring waited for the models while the
-	 * page said "hold it there" (at 10 Mbit/s a 3 s hold lasted 6 s). Not with a challenge to follow:
-	 * the challenge needs every frame analysed as it comes, so its hold still waits for the models.
+	 * page said "hold it there" (at 10 Mbit/s a 3 s hold lasted 6 s). A challenge that follows waits
+	 * for the models (see #captured): it needs each of its frames analysed as it comes.
 	 */
 	async #grabDeferred(box: Box | null): Promise<void> {
 		const t = this.#ports.now() - this.#startedAt;
