@@ -66,3 +66,23 @@ test('a flow without face steps preloads none of the detector’s files', async 
 		await context.close();
 	}
 });
+
+test('an in-app browser, sent to open the link elsewhere, is not made to download the detector', async ({ browser }) => {
+	const created = await createSession({ flow: faceFlow([{ id: 'selfie', type: 'face_scan', mode: 'capture', ...QUICK }]) });
+	const context = await browser.newContext({
+		baseURL: baseUrl(),
+		userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 309.1.1.28.108 (iPhone13,2; iOS 17_1; en_US; en; scale=3.00; 1170x2532; 541635890)'
+	});
+	try {
+		const page = await context.newPage();
+		const requests: string[] = [];
+		context.on('request', (r) => requests.push(r.url()));
+		await page.goto(created.path);
+		await expect(page.locator('[data-current-screen]')).toBeVisible();
+		await expect(page.locator('head link[rel="preload"]')).toHaveCount(0);
+		await page.waitForTimeout(1_000);
+		expect(requests.filter(isDetectorFile)).toEqual([]);
+	} finally {
+		await context.close();
+	}
+});

@@ -26,7 +26,8 @@ export const load: PageServerLoad = async ({ url, request, locals, setHeaders })
 	const userAgent = (request.headers.get('user-agent') ?? '').slice(0, 512);
 	const text = { catalogue: BUNDLED_LOCALES[page.lang], userAgent };
 	const inApp = page.kind === 'intro' ? detectInAppBrowser(userAgent) : undefined;
-	// Face steps ahead: their detector's files download with the page (see DETECTOR_PRELOADS).
-	const preload = page.kind === 'intro' && page.intro.requirements.biometric ? DETECTOR_PRELOADS : undefined;
+	// Face steps ahead: their detector's files download with the page (see DETECTOR_PRELOADS). Not in
+	// an in-app browser: it gets the "open in your browser" page, and the face steps run elsewhere.
+	const preload = page.kind === 'intro' && page.intro.requirements.biometric && !inApp ? DETECTOR_PRELOADS : undefined;
 	return { ...page, ...(inApp ? { inApp } : {}), ...(preload ? { preload } : {}), ...text } satisfies VerifyPageData<LocaleCatalogue>;
 };
