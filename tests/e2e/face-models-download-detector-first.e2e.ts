@@ -1,4 +1,4 @@
-import { expect, test, type Request } from '@playwright/test';
+import { expect, test, type BrowserContext, type Request } from '@playwright/test';
 import { DETECTOR_PRELOADS } from '../../src/lib/camera/model-files.ts';
 import { faceFlow, QUICK } from './support/face-journey.ts';
 import { contextFor } from './support/face-clips.ts';
@@ -50,21 +50,25 @@ test('a face flow’s page preloads the detector’s files, fetches each once, a
 	}
 });
 
-test('a flow without face steps preloads none of the detector’s files', async ({ browser }) => {
-	const created = await createSession({ flow: FLOWS.cameraWithPermissions });
-	const context = await contextFor(browser, baseUrl());
+/** Opens `path` in `context` and asserts the page neither links nor fetches any detector file. */
+async function expectNoDetectorDownload(context: BrowserContext, path: string): Promise<void> {
 	try {
 		const page = await context.newPage();
 		const requests: string[] = [];
 		context.on('request', (r) => requests.push(r.url()));
-		await page.goto(created.path);
-		await expect(page.getByTestId('permissions-continue')).toBeEnabled();
+		await page.goto(path);
+		await expect(page.locator('[data-current-screen]')).toBeVisible();
 		await expect(page.locator('head link[rel="preload"]')).toHaveCount(0);
 		await page.waitForTimeout(1_000);
 		expect(requests.filter(isDetectorFile)).toEqual([]);
 	} finally {
 		await context.close();
 	}
+}
+
+test('a flow without face steps preloads none of the detector’s files', async ({ browser }) => {
+	const created = await createSession({ flow: FLOWS.cameraWithPermissions });
+	await expectNoDetectorDownload(await contextFor(browser, baseUrl()), created.path);
 });
 
 test('an in-app browser, sent to open the link elsewhere, is not made to download the detector', async ({ browser }) => {
@@ -73,16 +77,5 @@ test('an in-app browser, sent to open the link elsewhere, is not made to downloa
 		baseURL: baseUrl(),
 		userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 309.1.1.28.108 (iPhone13,2; iOS 17_1; en_US; en; scale=3.00; 1170x2532; 541635890)'
 	});
-	try {
-		const page = await context.newPage();
-		const requests: string[] = [];
-		context.on('request', (r) => requests.push(r.url()));
-		await page.goto(created.path);
-		await expect(page.locator('[data-current-screen]')).toBeVisible();
-		await expect(page.locator('head link[rel="preload"]')).toHaveCount(0);
-		await page.waitForTimeout(1_000);
-		expect(requests.filter(isDetectorFile)).toEqual([]);
-	} finally {
-		await context.close();
-	}
+	await expectNoDetectorDownload(context, created.path);
 });

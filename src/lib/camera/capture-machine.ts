@@ -312,14 +312,14 @@ export class CaptureMachine {
 			const grabbed = await this.#grab('challenge', check?.box ?? null);
 			if (this.view.phase !== 'challenge') return;
 			if (grabbed?.result?.face) this.#samples.push({ t: grabbed.t, yaw: grabbed.result.face.yaw, ear: grabbed.result.face.ear });
-			const verdict = verifyChallenge(this.#challenge!, this.#samples);
+			const verdict = verifyChallenge(challenge, this.#samples);
 			this.#set({ progress: verdict.progress, box: check?.box ?? null });
 			const timedOut = this.#ports.now() - challengeStart > (this.#config.challengeMs ?? 10_000);
 			// The movement and the light are judged on the same frames: keep grabbing till the colours are over.
 			// One grab every CHALLENGE_STEP_MS from the last one's start, not after its analysis: on a busy
 			// machine the analysis took ~200 ms and frames came 320+ ms apart, wider than the server's
 			// continuity check allows between frames of the turn.
-			const next = Math.max(0, CHALLENGE_STEP_MS[this.#challenge!] - (this.#ports.now() - stepStart));
+			const next = Math.max(0, CHALLENGE_STEP_MS[challenge] - (this.#ports.now() - stepStart));
 			if (verdict.passed && this.#lightRunning() && !timedOut) return this.#after(next, () => void step());
 			if (verdict.passed) {
 				// A few frames more: the eyes reopening, the head coming back.

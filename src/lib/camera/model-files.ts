@@ -23,8 +23,8 @@ export const MODEL_FILES = {
  * MediaPipe's WebAssembly (the SIMD build, which FilesetResolver picks in every browser the page
  * supports; one without SIMD fetches its own and this download goes unused) and the model: 2.4 MB
  * together, the downloads the first guidance waits for. MediaPipe's loader script (47 KB) is left to
- * the detector: preloaded it arrived, and was compiled, while the page was still hydrating (80 ms
- * later to interactive on localhost), and fetched later it is still in long before the WebAssembly.
+ * the detector: fetched when the detector starts, it is still in long before the WebAssembly, and
+ * preloading it bought nothing measurable.
  * `as="fetch"` and `crossorigin` match how tasks-vision asks for both (fetch, credentials
  * "same-origin"), or the browser would download them twice.
  */
