@@ -16,6 +16,8 @@ export interface LineMarginals {
 	logLikelihood: number;
 	/** [L][K]: P(character k at position j | the shape). Rows sum to 1. */
 	posteriors: Float64Array[];
+	/** [L]: the expected time step at which position j's character is first emitted (where its glyph is). */
+	entrySteps: Float64Array;
 }
 
 /** Half-width of the band, as a share of the line's characters. */
@@ -85,10 +87,11 @@ export function lineMarginals(probs: Float32Array, steps: number, k: number, all
 	if (!(endMass > 0) || !Number.isFinite(logScale[steps - 1])) return null;
 	const logZ = Math.log(endMass) + logScale[steps - 1];
 	// Comparing shapes needs only the likelihood: the backward pass is for the one chosen.
-	if (options.likelihoodOnly) return { logLikelihood: logZ, posteriors: [] };
+	if (options.likelihoodOnly) return { logLikelihood: logZ, posteriors: [], entrySteps: new Float64Array(0) };
 
 	// Backward pass, accumulating for each (j, c) the probability of the paths that enter it at t.
 	const post = Array.from({ length: L }, () => new Float64Array(k));
+	const entryTime = new Float64Array(L), entryMass = new Float64Array(L);
 	let beta = new Float64Array(S);
 	let next = new Float64Array(S);
 	beta[L] = 1;
@@ -101,7 +104,9 @@ export function lineMarginals(probs: Float32Array, steps: number, k: number, all
 		if (t === 0) {
 			for (let i = 0; i < lists[0].length; i++) {
 				const c = lists[0][i];
-				post[0][c] += weight * probs[row + 1 + c] * beta[base + c];
+				const v = weight * probs[row + 1 + c] * beta[base + c];
+				post[0][c] += v;
+				entryMass[0] += v;
 			}
 		} else {
 			const prev = (t - 1) * S;
@@ -114,13 +119,18 @@ export function lineMarginals(probs: Float32Array, steps: number, k: number, all
 				}
 				const list = lists[j], o = base + j * k, pj = post[j];
 				const blankBefore = alpha[prev + j];
+				let entered = 0;
 				for (let i = 0; i < list.length; i++) {
 					const c = list[i];
 					const b = beta[o + c];
 					if (b === 0) continue;
 					const into = blankBefore + (j > 0 ? s - alpha[op + c] : 0);
-					pj[c] += weight * probs[row + 1 + c] * into * b;
+					const v = weight * probs[row + 1 + c] * into * b;
+					pj[c] += v;
+					entered += v;
 				}
+				entryTime[j] += t * entered;
+				entryMass[j] += entered;
 			}
 		}
 		if (t === 0) break;
@@ -161,7 +171,8 @@ export function lineMarginals(probs: Float32Array, steps: number, k: number, all
 		for (let c = 0; c < k; c++) s += p[c];
 		if (s > 0) for (let c = 0; c < k; c++) p[c] /= s;
 	}
-	return { logLikelihood: logZ, posteriors: post };
+	const entrySteps = entryTime.map((v, j) => (entryMass[j] > 0 ? v / entryMass[j] : ((j + 0.5) * steps) / L));
+	return { logLikelihood: logZ, posteriors: post, entrySteps };
 }
 
 /**

@@ -30,6 +30,8 @@ export interface MrzReading {
 	 * probabilities (mrz-decode.ts); absent for lines read as plain text.
 	 */
 	fieldConfidence?: Partial<Record<MrzConfidenceField, number>>;
+	/** Fields in doubt only over O and 0 (mrz-decode.ts `lookalikeDoubt`): not for the visual zone to settle. */
+	lookalikeDoubt?: MrzConfidenceField[];
 }
 
 export interface ParseMrzOptions {

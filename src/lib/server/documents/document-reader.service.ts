@@ -111,10 +111,20 @@ export const MIN_FIELD_CONFIDENCE = 0.75;
  */
 export function uncertainFields(mrz: MrzReading, confirmedByViz: readonly string[] = []): string[] {
 	if (!mrz.fieldConfidence) return ['all'];
+	// Not a field whose check digit fails: the MRZ then is known to be wrong there (or misprinted),
+	// and the print agreeing says only that both were read alike; the visual zone goes through the
+	// same recogniser, which reads OCR-B's O as 0 in both (seen on the generated set: a document
+	// number misread in both places passed with CHECK_DIGIT_MISMATCH).
+	// Nor one in doubt only over O and 0: the print's O and 0 are read by the same recogniser.
+	const failing = new Set<string>([...mrz.checks.filter((c) => !c.valid).map((c) => CHECKED_FIELD[c.field] ?? c.field), ...(mrz.lookalikeDoubt ?? [])]);
+	const vouched = confirmedByViz.filter((f) => !failing.has(f));
 	return Object.entries(mrz.fieldConfidence)
-		.filter(([field, p]) => p < MIN_FIELD_CONFIDENCE && !confirmedByViz.includes(field))
+		.filter(([field, p]) => p < MIN_FIELD_CONFIDENCE && !vouched.includes(field))
 		.map(([field]) => field);
 }
+
+/** The check names of mrz-parse.ts (the mrz package's) as extractedData / fieldConfidence names. */
+const CHECKED_FIELD: Record<string, string> = { birthDate: 'dateOfBirth', expirationDate: 'expiryDate' };
 
 export interface ReadDocumentResult {
 	status: 'read' | 'unreadable';

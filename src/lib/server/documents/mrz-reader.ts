@@ -71,6 +71,7 @@ function decodeTopWindows(scores: readonly (MrzLineScores | undefined)[], texts:
 			continue;
 		}
 		reading.fieldConfidence = decoded.fieldConfidence;
+		reading.lookalikeDoubt = decoded.lookalikeDoubt;
 		const candidate = { reading, logLikelihood: decoded.logLikelihood / count };
 		if (!best || score(reading) > score(best.reading) || (score(reading) === score(best.reading) && candidate.logLikelihood > best.logLikelihood)) best = candidate;
 	}

@@ -126,7 +126,7 @@ export class OcrEngine {
 		const allowed = alphabet === undefined ? undefined : mrz ? this.mrzClasses : classIndices(this.labels, alphabet);
 		const scores = probs.data as Float32Array;
 		const greedy = ctcGreedyDecode(scores, steps, classes, this.labels, allowed, mrz ? this.mrzWeights : undefined);
-		return mrz ? { ...greedy, mrzScores: this.mrzScores(scores, steps, classes) } : greedy;
+		return mrz ? { ...greedy, mrzScores: { ...this.mrzScores(scores, steps, classes), strip: s } } : greedy;
 	}
 
 	/**

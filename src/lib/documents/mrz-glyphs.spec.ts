@@ -1,0 +1,51 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { glyphVotes, type GlyphExample, type GlyphLine } from './mrz-glyphs.ts';
+
+const PITCH = 30;
+const LEFT = 12;
+const STEP = 8;
+
+/** A line of OCR-B glyphs at a fixed pitch (as an MRZ is printed), blurred a little, as the recogniser gets it. */
+async function strip(text: string): Promise<GlyphLine> {
+	const width = LEFT * 2 + PITCH * text.length;
+	const glyphs = [...text].map((ch, j) => `<text x="${LEFT + j * PITCH + 3}" y="38" font-family="OCR B" font-size="34">${ch === '<' ? '&lt;' : ch}</text>`).join('');
+	const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="48"><rect width="100%" height="100%" fill="#fff"/>${glyphs}</svg>`;
+	const { data, info } = await sharp(Buffer.from(svg)).blur(0.8).greyscale().raw().toBuffer({ resolveWithObject: true });
+	const steps = Math.floor(width / STEP);
+	// The recogniser's spike for a glyph falls somewhere on it; a little jitter, as CTC gives.
+	const entrySteps = Float64Array.from([...text].map((_, j) => (LEFT + j * PITCH + PITCH * (0.3 + 0.1 * Math.sin(j))) / STEP - 0.5));
+	return { strip: { width: info.width, height: info.height, channels: 1, data }, steps, entrySteps };
+}
+
+/** Examples: every glyph of `text` at a position the grammar would fix (letters in names, digits in dates). */
+const examplesOf = (line: number, text: string, keep: (ch: string) => boolean): GlyphExample[] =>
+	[...text].flatMap((char, position) => (keep(char) ? [{ line, position, char }] : []));
+
+describe('glyphVotes', () => {
+	const names = 'P<UTOBOSSIDGOLZZ<<ODILE<BIRGIT<<<<';
+	const numbers = 'O0D0I1B8S5Z2G6<<0123456789256<<<<<';
+
+	it("tells each look-alike from the other by the document's own letters and digits, across lines", async () => {
+		const lines = [await strip(names), await strip(numbers)];
+		const examples = [...examplesOf(0, names, (c) => /[A-Z<]/.test(c)), ...examplesOf(1, numbers.slice(16), (c) => /\d/.test(c)).map((e) => ({ ...e, position: e.position + 16 }))];
+		const pairs: [string, string][] = [['O', '0'], ['O', '0'], ['D', '0'], ['D', '0'], ['I', '1'], ['I', '1'], ['B', '8'], ['B', '8'], ['S', '5'], ['S', '5'], ['Z', '2'], ['Z', '2'], ['G', '6'], ['G', '6']];
+		const votes = glyphVotes(lines, pairs.map((pair, position) => ({ line: 1, position, pair })), examples);
+		expect(votes.map((v) => v.verdict).join('')).toBe(numbers.slice(0, 14));
+		for (const v of votes) expect(v.margin).toBeGreaterThan(0.5);
+	});
+
+	it('says nothing of a pair the document has no example of', async () => {
+		const lines = [await strip(names), await strip(numbers)];
+		// No 0 among the examples: O against 0 cannot be learnt from this document.
+		const examples = [...examplesOf(0, names, (c) => /[A-Z]/.test(c)), ...examplesOf(1, numbers, (c) => /[1-9]/.test(c))].filter((e) => !(e.line === 1 && e.position < 16));
+		const votes = glyphVotes(lines, [{ line: 1, position: 0, pair: ['O', '0'] }, { line: 1, position: 5, pair: ['I', '1'] }], examples);
+		expect(votes.map((v) => `${v.position}:${v.verdict}`)).toEqual(['5:1']);
+	});
+
+	it('gives no vote when the alignment is not evenly spaced', async () => {
+		const line = await strip(numbers);
+		line.entrySteps = line.entrySteps.map((t, j) => (j % 2 ? t : t * 0.2));
+		expect(glyphVotes([line], [{ line: 0, position: 0, pair: ['O', '0'] }], examplesOf(0, numbers, () => true).filter((e) => e.position > 0)).every((v) => v.verdict === null)).toBe(true);
+	});
+});

@@ -1,0 +1,274 @@
+/**
+ * A second look at the glyphs the recogniser confuses in OCR-B — O/0, D/0, I/1, B/8, S/5, Z/2,
+ * G/6 — by their pixels. OCR-B draws these pairs nearly alike (its digits stand a little taller than
+ * its capitals, the 0 narrower than the O at the waist), and the recogniser, trained on other print,
+ * is often sure of the wrong one. Check digits catch some of it; a document number's optional part,
+ * TD1 optional data and a check digit that two swaps fool are left to the recogniser's word.
+ *
+ * Every MRZ carries its own answer key: a date's glyphs are digits, a name's and a state code's are
+ * letters, whatever the recogniser thinks. So each doubtful glyph is compared with glyphs of the same
+ * MRZ whose character the grammar fixes — same printer, same camera, same blur and resolution —
+ * and the closer set says which it is. Nothing here knows the font: it is calibrated on the
+ * document in hand, and says nothing when the document does not teach it (no example of one of
+ * the two characters, or examples that do not tell themselves apart).
+ *
+ * Cells: the CTC alignment puts each position's glyph at an expected time step
+ * (ctc-marginals.ts `entrySteps`); MRZ glyphs are evenly spaced, so a straight line through those
+ * gives the pitch, and the columns with least ink between glyphs give the phase.
+ */
+import type { Raster } from './raster.ts';
+
+export interface GlyphLine {
+	/** The line as the recogniser saw it (rectified, any channels). */
+	strip: Raster;
+	/** CTC time steps the recogniser gave for the strip. */
+	steps: number;
+	/** Expected time step of each position (the decoded layout's length). */
+	entrySteps: Float64Array;
+}
+
+/** A position whose character is in doubt between look-alikes, and what the glyphs said. */
+export interface GlyphVote {
+	line: number;
+	position: number;
+	/** The characters compared, and each one's best normalised cross-correlation with its examples. */
+	scores: Record<string, number>;
+	/** The character the pixels favour, or null when they do not decide. */
+	verdict: string | null;
+	/** How far the favoured character's score stands above the other's, in the document's own units (see `glyphVotes`). */
+	margin: number;
+}
+
+/** Look-alike pairs: the recogniser's confusions in OCR-B (letter, digit). */
+export const GLYPH_PAIRS: readonly (readonly [string, string])[] = [
+	['O', '0'],
+	['D', '0'],
+	['Q', '0'],
+	['I', '1'],
+	['B', '8'],
+	['S', '5'],
+	['Z', '2'],
+	['G', '6'],
+	['T', '7']
+];
+
+interface Cells {
+	width: number;
+	height: number;
+	/** Per position, the cell's ink (0 paper … 1 darkest), row-major width × height. */
+	ink: Float32Array[];
+}
+
+/** Ink map of a strip: 0 at the paper's brightness, 1 at the ink's. */
+function inkOf(strip: Raster): Float32Array {
+	const { width, height, channels, data } = strip;
+	const n = width * height;
+	const grey = new Float32Array(n);
+	for (let i = 0; i < n; i++) {
+		const o = i * channels;
+		grey[i] = channels === 1 ? data[o] : (data[o] * 77 + data[o + 1] * 150 + data[o + 2] * 29) / 256;
+	}
+	const sorted = Float32Array.from(grey).sort();
+	const paper = sorted[Math.floor(n * 0.9)];
+	const ink = sorted[Math.floor(n * 0.03)];
+	const span = Math.max(1, paper - ink);
+	const out = new Float32Array(n);
+	for (let i = 0; i < n; i++) out[i] = Math.min(1, Math.max(0, (paper - grey[i]) / span));
+	return out;
+}
+
+/** Straight line x = a + b·j through the points, refitted without those far from the first fit. */
+function fitPitch(xs: Float64Array): { a: number; b: number } | null {
+	const fit = (keep: (j: number) => boolean) => {
+		let n = 0, sj = 0, sx = 0, sjj = 0, sjx = 0;
+		for (let j = 0; j < xs.length; j++) {
+			if (!keep(j)) continue;
+			n++;
+			sj += j;
+			sx += xs[j];
+			sjj += j * j;
+			sjx += j * xs[j];
+		}
+		const d = n * sjj - sj * sj;
+		if (n < 4 || d === 0) return null;
+		const b = (n * sjx - sj * sx) / d;
+		return { a: (sx - b * sj) / n, b };
+	};
+	const first = fit(() => true);
+	if (!first || first.b <= 0) return null;
+	return fit((j) => Math.abs(xs[j] - (first.a + first.b * j)) < 0.35 * first.b) ?? first;
+}
+
+interface LineGeometry {
+	ink: Float32Array;
+	width: number;
+	height: number;
+	/** Centre of position j's cell: x = a + b·j (strip pixels). */
+	a: number;
+	b: number;
+	/** The row the glyphs stand on, and the height of the text above it (strip pixels). */
+	baseline: number;
+	textHeight: number;
+}
+
+/** Where a line's glyphs are: null when the alignment does not look like even spacing. */
+function geometryOf(line: GlyphLine): LineGeometry | null {
+	const { strip, steps, entrySteps } = line;
+	const L = entrySteps.length;
+	const perStep = strip.width / steps;
+	const pitch = fitPitch(entrySteps.map((t) => (t + 0.5) * perStep));
+	if (!pitch || pitch.b < 6 || Math.abs(pitch.b * L - strip.width) > 0.5 * strip.width) return null;
+	const ink = inkOf(strip);
+	const { width: W, height: H } = strip;
+	const column = new Float32Array(W);
+	const row = new Float32Array(H);
+	for (let y = 0; y < H; y++)
+		for (let x = 0; x < W; x++) {
+			column[x] += ink[y * W + x];
+			row[y] += ink[y * W + x];
+		}
+	// The phase: cell borders where the gaps between glyphs are.
+	let bestPhase = 0, bestInk = Infinity;
+	for (let phase = -pitch.b / 2; phase <= pitch.b / 2; phase += 0.5) {
+		let sum = 0, n = 0;
+		for (let j = 0; j <= L; j++) {
+			const x = Math.round(pitch.a + phase + pitch.b * (j - 0.5));
+			if (x < 0 || x >= W) continue;
+			sum += column[x];
+			n++;
+		}
+		if (n > L / 2 && sum / n < bestInk) (bestInk = sum / n), (bestPhase = phase);
+	}
+	// The text band: rows with at least a third of the inkiest row's ink.
+	const peak = Math.max(...row);
+	if (!(peak > 0)) return null;
+	let top = 0, bottom = H - 1;
+	while (top < H && row[top] < peak / 3) top++;
+	while (bottom > top && row[bottom] < peak / 3) bottom--;
+	if (bottom - top < 4) return null;
+	return { ink, width: W, height: H, a: pitch.a + bestPhase, b: pitch.b, baseline: bottom + 1, textHeight: bottom + 1 - top };
+}
+
+/** Cell width every line is scaled to: the same glyph spacing, so cells of different lines compare. */
+const CELL = 20;
+
+/**
+ * Cuts each line into one cell per position, every line scaled to the same glyph pitch (all lines
+ * of an MRZ share it) and set on the same baseline (OCR-B has no descenders; its digits stand
+ * taller than its capitals above it, which is part of what tells them apart).
+ */
+function cellsOf(lines: readonly GlyphLine[]): (Cells | null)[] {
+	const geometry = lines.map(geometryOf);
+	const heights = geometry.filter((g) => g !== null).map((g) => (g.textHeight * CELL) / g.b).sort((x, y) => x - y);
+	if (heights.length === 0) return geometry.map(() => null);
+	const text = heights[heights.length >> 1];
+	const height = Math.round(text * 1.5);
+	const baseline = Math.round(text * 1.25);
+	return geometry.map((g, l) => {
+		if (!g) return null;
+		const scale = g.b / CELL;
+		const L = lines[l].entrySteps.length;
+		const ink: Float32Array[] = [];
+		for (let j = 0; j < L; j++) {
+			const cell = new Float32Array(CELL * height);
+			const x0 = g.a + g.b * (j - 0.5);
+			for (let v = 0; v < height; v++) {
+				const sy = g.baseline + (v - baseline) * scale;
+				for (let u = 0; u < CELL; u++) cell[v * CELL + u] = sampleInk(g, x0 + u * scale, sy);
+			}
+			ink.push(cell);
+		}
+		return { width: CELL, height, ink };
+	});
+}
+
+function sampleInk(g: LineGeometry, x: number, y: number): number {
+	const x0 = Math.floor(x), y0 = Math.floor(y);
+	if (x0 < 0 || y0 < 0 || x0 + 1 >= g.width || y0 + 1 >= g.height) return 0;
+	const fx = x - x0, fy = y - y0, i = y0 * g.width + x0;
+	const top = g.ink[i] * (1 - fx) + g.ink[i + 1] * fx;
+	const bottom = g.ink[i + g.width] * (1 - fx) + g.ink[i + g.width + 1] * fx;
+	return top * (1 - fy) + bottom * fy;
+}
+
+/** Shifts tried when comparing two cells (the pitch fit is good to a pixel or two). */
+const SHIFT = 2;
+
+/** Best normalised cross-correlation of two cells over small shifts (1: the same picture). */
+function similarity(a: Float32Array, b: Float32Array, w: number, h: number): number {
+	let best = -1;
+	for (let dy = -SHIFT; dy <= SHIFT; dy++)
+		for (let dx = -SHIFT; dx <= SHIFT; dx++) {
+			let n = 0, sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+			for (let y = SHIFT; y < h - SHIFT; y++)
+				for (let x = SHIFT; x < w - SHIFT; x++) {
+					const va = a[y * w + x];
+					const vb = b[(y + dy) * w + x + dx];
+					n++;
+					sa += va;
+					sb += vb;
+					saa += va * va;
+					sbb += vb * vb;
+					sab += va * vb;
+				}
+			const cov = sab - (sa * sb) / n;
+			const den = Math.sqrt((saa - (sa * sa) / n) * (sbb - (sb * sb) / n));
+			if (den > 0 && cov / den > best) best = cov / den;
+		}
+	return best;
+}
+
+/** Examples of a character compared at most (a TD3 has up to 30 fillers; a dozen teach as much). */
+const MAX_EXAMPLES = 12;
+
+export interface GlyphExample {
+	line: number;
+	position: number;
+	char: string;
+}
+
+/**
+ * Compares each doubtful position with the examples of its two candidate characters. `doubtful`:
+ * positions and the pair in question; `examples`: positions whose character the grammar fixed and
+ * the recogniser was sure of. A vote is given only when the examples teach the difference: each
+ * example (when a character has two or more) is closer to its own kind than to the other, and the
+ * doubtful glyph's preference stands clear of the examples' own spread (`margin` ≥ 1 means as clear
+ * as the least clear example was; the caller decides what to do with that).
+ */
+export function glyphVotes(lines: readonly GlyphLine[], doubtful: readonly { line: number; position: number; pair: readonly [string, string] }[], examples: readonly GlyphExample[]): GlyphVote[] {
+	if (doubtful.length === 0) return [];
+	const cells = cellsOf(lines);
+	const cellAt = (line: number, position: number) => cells[line]?.ink[position] ?? null;
+	const sizeOf = (line: number) => (cells[line] ? `${cells[line]!.width}x${cells[line]!.height}` : '');
+	const votes: GlyphVote[] = [];
+	const cache = new Map<string, number>();
+	const sim = (l1: number, p1: number, l2: number, p2: number) => {
+		const key = l1 < l2 || (l1 === l2 && p1 < p2) ? `${l1}:${p1}:${l2}:${p2}` : `${l2}:${p2}:${l1}:${p1}`;
+		let v = cache.get(key);
+		if (v === undefined) {
+			const c = cells[l1]!;
+			v = similarity(cellAt(l1, p1)!, cellAt(l2, p2)!, c.width, c.height);
+			cache.set(key, v);
+		}
+		return v;
+	};
+	for (const d of doubtful) {
+		if (!cellAt(d.line, d.position)) continue;
+		const size = sizeOf(d.line);
+		const byChar = d.pair.map((ch) => examples.filter((e) => e.char === ch && sizeOf(e.line) === size && !(e.line === d.line && e.position === d.position)).slice(0, MAX_EXAMPLES));
+		if (byChar.some((list) => list.length === 0)) continue;
+		const best = (l: number, p: number, list: readonly GlyphExample[]) => Math.max(-1, ...list.filter((e) => !(e.line === l && e.position === p)).map((e) => sim(l, p, e.line, e.position)));
+		// The examples' own lesson: each closer to its kind than to the other kind, by how much.
+		let lesson = Infinity;
+		for (const [k, list] of byChar.entries()) {
+			if (list.length < 2) continue;
+			for (const e of list) lesson = Math.min(lesson, best(e.line, e.position, list) - best(e.line, e.position, byChar[1 - k]));
+		}
+		const scores = Object.fromEntries(d.pair.map((ch, k) => [ch, best(d.line, d.position, byChar[k])]));
+		const gap = scores[d.pair[0]] - scores[d.pair[1]];
+		const unit = Number.isFinite(lesson) ? lesson : NaN;
+		const margin = unit > 0 ? Math.abs(gap) / unit : 0;
+		votes.push({ line: d.line, position: d.position, scores, verdict: unit > 0 && gap !== 0 ? d.pair[gap > 0 ? 0 : 1] : null, margin });
+	}
+	return votes;
+}
