@@ -612,11 +612,6 @@ function applyVotes(post: Posteriors, votes: readonly GlyphVote[]): Map<string, 
 
 /** An example glyph must be read at least this surely to teach the pixels what its character looks like. */
 const EXAMPLE_CONFIDENCE = 0.95;
-/**
- * A name's K, or a filler between its words, is compared with its look-alike whatever the recogniser
- * gave the other: it is sure of the K a stamp's stroke makes of a chevron.
- */
-const FILLER_DOUBT = 0;
 const lineText = (line: readonly Float64Array[]) => line.map((row) => MRZ_ALPHABET[argmax(row)]).join('');
 
 /**
@@ -638,8 +633,9 @@ function lookalikeVotes(layout: MrzLayout, post: Posteriors, entrySteps: readonl
 				if (pairs.length === 0) continue;
 				const other = (p: readonly [string, string]) => row[idx(p[0] === ch ? p[1] : p[0])];
 				doubtful.push({ line: l, position: i, pair: pairs.reduce((a, b) => (other(b) > other(a) ? b : a)) });
-			} else if (shape[i] === 'a' && (ch === 'K' || (best === FILLER && /[A-Z]/.test(lineText(post[l]).slice(i)))) && row[idx(ch === 'K' ? '<' : 'K')] >= FILLER_DOUBT) {
-				// The recogniser reads OCR-B's chevron as K (a stamp's stroke makes it likelier): in a name, the words change.
+			} else if (shape[i] === 'a' && (ch === 'K' || (best === FILLER && /[A-Z]/.test(lineText(post[l]).slice(i))))) {
+				// The recogniser reads OCR-B's chevron as K (a stamp's stroke makes it likelier), and is sure of
+				// it: so every K and inner filler of a name is compared, whatever the other character scored.
 				doubtful.push({ line: l, position: i, pair: ['K', '<'] });
 			}
 			// A name's K or filler may be doubted and still teach the others (a glyph is never its own example).
