@@ -38,6 +38,10 @@ export function dbPostprocess(
 	const labels = new Int32Array(width * height);
 	const boxes: TextBox[] = [];
 	const stack: number[] = [];
+	// Row extremes of the region being filled (-1: row not reached), and its rows in the order reached.
+	const rowMin = new Int32Array(height).fill(-1);
+	const rowMax = new Int32Array(height).fill(-1);
+	const rows: number[] = [];
 	let next = 0;
 	for (let start = 0; start < labels.length; start++) {
 		if (labels[start] !== 0 || prob[start] <= o.threshold) continue;
@@ -45,8 +49,6 @@ export function dbPostprocess(
 		labels[start] = next;
 		stack.push(start);
 		// Row extremes are enough for the convex hull of a region.
-		const rowMin = new Map<number, number>();
-		const rowMax = new Map<number, number>();
 		let sum = 0;
 		let count = 0;
 		while (stack.length) {
@@ -55,8 +57,11 @@ export function dbPostprocess(
 			const y = (i - x) / width;
 			sum += prob[i];
 			count++;
-			if (!(rowMin.get(y)! <= x)) rowMin.set(y, x);
-			if (!(rowMax.get(y)! >= x)) rowMax.set(y, x);
+			if (rowMin[y] < 0) {
+				rows.push(y);
+				rowMin[y] = rowMax[y] = x;
+			} else if (x < rowMin[y]) rowMin[y] = x;
+			else if (x > rowMax[y]) rowMax[y] = x;
 			for (let dy = -1; dy <= 1; dy++) {
 				const yy = y + dy;
 				if (yy < 0 || yy >= height) continue;
@@ -71,13 +76,15 @@ export function dbPostprocess(
 				}
 			}
 		}
-		if (count < 4 || sum / count < o.boxThreshold) continue;
+		const keep = count >= 4 && sum / count >= o.boxThreshold;
 		const pts: Point[] = [];
-		for (const [y, x] of rowMin) {
-			pts.push([x, y], [x + 1, y], [x, y + 1], [x + 1, y + 1]);
-			const xr = rowMax.get(y)!;
-			pts.push([xr, y], [xr + 1, y], [xr, y + 1], [xr + 1, y + 1]);
+		for (const y of rows) {
+			const x = rowMin[y], xr = rowMax[y];
+			if (keep) pts.push([x, y], [x + 1, y], [x, y + 1], [x + 1, y + 1], [xr, y], [xr + 1, y], [xr, y + 1], [xr + 1, y + 1]);
+			rowMin[y] = rowMax[y] = -1;
 		}
+		rows.length = 0;
+		if (!keep) continue;
 		const r = minAreaRect(pts);
 		if (Math.min(r.width, r.height) < o.minSize) continue;
 		// Unclip: offset the rectangle outward by area × ratio / perimeter (as pyclipper does for a rectangle).

@@ -24,6 +24,13 @@ export function ocrModelPaths(): { detection: string; recognition: string; dicti
 const DET_MAX_SIDE = 960;
 const MEAN = [0.485, 0.456, 0.406];
 const STD = [0.229, 0.224, 0.225];
+/**
+ * The models' inputs by byte value: detection per channel (ImageNet mean and deviation),
+ * recognition (−1…1). A table lookup gives the same floats as the arithmetic per pixel, in a
+ * fraction of the time (a 960×544 frame is 1.6 M values).
+ */
+const DET_INPUT = MEAN.map((mean, ch) => Float64Array.from({ length: 256 }, (_, v) => (v / 255 - mean) / STD[ch]));
+const REC_INPUT = Float64Array.from({ length: 256 }, (_, v) => (v / 255 - 0.5) / 0.5);
 export const REC_HEIGHT = 48;
 /** Recognition cost grows with width; 44 glyphs need far fewer than 1600 columns (200 CTC steps). */
 const REC_MAX_WIDTH = 2400;
@@ -88,13 +95,12 @@ export class OcrEngine {
 		const small = resize(image, w, h);
 		const input = new Float32Array(3 * w * h);
 		const plane = w * h;
-		const c = small.channels;
-		for (let i = 0; i < plane; i++) {
-			// BGR order, as PaddleOCR reads images with OpenCV.
-			for (let ch = 0; ch < 3; ch++) {
-				const v = small.data[i * c + (2 - ch)] / 255;
-				input[ch * plane + i] = (v - MEAN[ch]) / STD[ch];
-			}
+		const { channels: c, data } = small;
+		// BGR order, as PaddleOCR reads images with OpenCV.
+		for (let ch = 0; ch < 3; ch++) {
+			const lut = DET_INPUT[ch];
+			const at = ch * plane;
+			for (let i = 0, o = c === 1 ? 0 : 2 - ch; i < plane; i++, o += c) input[at + i] = lut[data[o]];
 		}
 		const out = await this.det.run({ x: new ort.Tensor('float32', input, [1, 3, h, w]) });
 		const prob = out[this.det.outputNames[0]];
@@ -118,7 +124,7 @@ export class OcrEngine {
 		const { width: w, channels: c, data } = s;
 		const plane = w * REC_HEIGHT;
 		const input = new Float32Array(3 * plane);
-		for (let i = 0; i < plane; i++) for (let ch = 0; ch < 3; ch++) input[ch * plane + i] = (data[i * c + (c === 1 ? 0 : 2 - ch)] / 255 - 0.5) / 0.5;
+		for (let ch = 0; ch < 3; ch++) for (let i = 0, o = c === 1 ? 0 : 2 - ch; i < plane; i++, o += c) input[ch * plane + i] = REC_INPUT[data[o]];
 		const out = await this.rec.run({ x: new ort.Tensor('float32', input, [1, 3, REC_HEIGHT, w]) });
 		const probs = out[this.rec.outputNames[0]];
 		const [, steps, classes] = probs.dims as number[];
@@ -156,12 +162,11 @@ export class OcrEngine {
 			const input = new Float32Array(group.length * 3 * plane);
 			group.forEach(({ strip }, b) => {
 				const { width: sw, channels: c, data } = strip;
-				for (let y = 0; y < REC_HEIGHT; y++) {
-					for (let x = 0; x < sw; x++) {
-						const i = y * sw + x;
-						for (let ch = 0; ch < 3; ch++) input[b * 3 * plane + ch * plane + y * w + x] = (data[i * c + (c === 1 ? 0 : 2 - ch)] / 255 - 0.5) / 0.5;
+				for (let ch = 0; ch < 3; ch++)
+					for (let y = 0; y < REC_HEIGHT; y++) {
+						const at = b * 3 * plane + ch * plane + y * w;
+						for (let x = 0, o = y * sw * c + (c === 1 ? 0 : 2 - ch); x < sw; x++, o += c) input[at + x] = REC_INPUT[data[o]];
 					}
-				}
 			});
 			const result = await this.rec.run({ x: new ort.Tensor('float32', input, [group.length, 3, REC_HEIGHT, w]) });
 			const probs = result[this.rec.outputNames[0]];
