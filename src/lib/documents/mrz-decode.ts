@@ -15,7 +15,7 @@ import { mrzCheckDigit } from './check-digit.ts';
 import { MRZ_ALPHABET } from './ctc-decode.ts';
 import { lineMarginals } from './ctc-marginals.ts';
 import { isoDate } from './document-dates.ts';
-import { GLYPH_PAIRS, glyphVotes, type GlyphExample, type GlyphLine, type GlyphVote } from './mrz-glyphs.ts';
+import { GLYPH_PAIRS, glyphVotes, type DoubtfulGlyph, type GlyphExample, type GlyphLine, type GlyphVote } from './mrz-glyphs.ts';
 import type { MrzLayout } from './mrz-lines.ts';
 import type { Raster } from './raster.ts';
 
@@ -371,20 +371,25 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 	}
 	{
 		const [l, s, e] = spec.names;
+		const read = decodeNames(post[l].slice(s, e));
+		// The pixels see a chevron where the name has a K, or the other way round. A chevron they see is
+		// moved in, as a look-alike is in a number, and the name decoded again; a K they see where a
+		// chevron was read is only doubted (on seed 303 moving it in turned a right `E<<H` into `EKKH`).
+		// Either way the name stays in doubt: it has no check digit to confirm a repair, so the print
+		// must agree or another capture is asked for. Repaired, the print can agree.
+		const against = nameVotes.filter((v) => {
+			const at = v.position - s;
+			return v.line === l && at >= 0 && at < read.length && v.verdict !== null && v.margin >= VOTE_MARGIN && v.verdict !== read[at];
+		});
+		applyVotes(post, against.filter((v) => v.verdict === '<'));
 		const rows = post[l].slice(s, e);
-		const names = decodeNames(rows);
+		const names = against.length > 0 ? decodeNames(rows) : read;
 		setRange(chars, spec.names, names);
 		const split = names.indexOf('<<');
 		const surnameEnd = split < 0 ? names.replace(/<+$/, '').length : split;
 		conf('lastName', weakest(rows.slice(0, surnameEnd + 2), names.slice(0, surnameEnd + 2)));
 		conf('firstName', weakest(rows.slice(surnameEnd + 2), names.slice(surnameEnd + 2)));
-		// The pixels see a chevron where the name has a K, or the other way round: the words are in
-		// doubt. Not repaired (a name has no check digit to confirm a repair), asked again.
-		for (const v of nameVotes) {
-			const at = v.position - s;
-			if (v.line !== l || at < 0 || at >= names.length || !v.verdict || v.margin < VOTE_MARGIN || v.verdict === names[at]) continue;
-			conf(at < surnameEnd + 2 ? 'lastName' : 'firstName', NAME_VOTE_DOUBT);
-		}
+		for (const v of against) conf(v.position - s < surnameEnd + 2 ? 'lastName' : 'firstName', NAME_VOTE_DOUBT);
 	}
 	// Check-digit fields: the best few of each, then the best combination the composite accepts.
 	const options = spec.checked.map((f) => ({ field: f, ...checkedCandidates(post, f, f.date ? 8 : 4) }));
@@ -610,6 +615,8 @@ function applyVotes(post: Posteriors, votes: readonly GlyphVote[]): Map<string, 
 	return seen;
 }
 
+const isLetterChar = (ch: string) => ch >= 'A' && ch <= 'Z';
+
 /** An example glyph must be read at least this surely to teach the pixels what its character looks like. */
 const EXAMPLE_CONFIDENCE = 0.95;
 const lineText = (line: readonly Float64Array[]) => line.map((row) => MRZ_ALPHABET[argmax(row)]).join('');
@@ -621,13 +628,17 @@ const lineText = (line: readonly Float64Array[]) => line.map((row) => MRZ_ALPHAB
 function lookalikeVotes(layout: MrzLayout, post: Posteriors, entrySteps: readonly Float64Array[], scores: readonly MrzLineScores[]): GlyphVote[] {
 	if (scores.some((s) => !s.strip)) return [];
 	const shapes = SHAPES[layout];
-	const doubtful: { line: number; position: number; pair: readonly [string, string] }[] = [];
+	const doubtful: DoubtfulGlyph[] = [];
 	const examples: GlyphExample[] = [];
 	for (const [l, shape] of shapes.entries())
 		for (let i = 0; i < shape.length; i++) {
 			const row = post[l][i];
 			const best = argmax(row);
 			const ch = MRZ_ALPHABET[best];
+			// A name's K or filler may be doubted and still teach the others (a glyph is never its own
+			// example). A sure filler teaches wherever it stands: a number's or optional data's trailing
+			// fillers are often the document's only sure chevrons when its name's are read as K.
+			if ((shape[i] === 'n' || shape[i] === 'a' || shape[i] === 'l' || best === FILLER) && row[best] >= EXAMPLE_CONFIDENCE) examples.push({ line: l, position: i, char: ch });
 			if (shape[i] === 'x') {
 				const pairs = GLYPH_PAIRS.filter((p) => p.includes(ch));
 				if (pairs.length === 0) continue;
@@ -636,10 +647,8 @@ function lookalikeVotes(layout: MrzLayout, post: Posteriors, entrySteps: readonl
 			} else if (shape[i] === 'a' && (ch === 'K' || (best === FILLER && /[A-Z]/.test(lineText(post[l]).slice(i))))) {
 				// The recogniser reads OCR-B's chevron as K (a stamp's stroke makes it likelier), and is sure of
 				// it: so every K and inner filler of a name is compared, whatever the other character scored.
-				doubtful.push({ line: l, position: i, pair: ['K', '<'] });
+				doubtful.push({ line: l, position: i, pair: ['K', '<'], standIn: isLetterChar });
 			}
-			// A name's K or filler may be doubted and still teach the others (a glyph is never its own example).
-			if ((shape[i] === 'n' || shape[i] === 'a' || shape[i] === 'l') && row[best] >= EXAMPLE_CONFIDENCE) examples.push({ line: l, position: i, char: ch });
 		}
 	const lines: GlyphLine[] = scores.map((s, l) => ({ strip: s.strip!, steps: s.steps, entrySteps: entrySteps[l] }));
 	return glyphVotes(lines, doubtful, examples);

@@ -43,6 +43,31 @@ describe('glyphVotes', () => {
 		expect(votes.map((v) => `${v.position}:${v.verdict}`)).toEqual(['5:1']);
 	});
 
+	it("tells a name's chevron from a letter through the document's letters when it has no K to compare with", async () => {
+		// No K anywhere: the name's letters stand in for it, and only the chevrons teach.
+		const isLetter = (ch: string) => ch >= 'A' && ch <= 'Z';
+		const voteAt = async (text: string, position: number) => {
+			const examples = examplesOf(0, text, (c) => /[A-Z<]/.test(c)).filter((e) => e.position !== position);
+			return (await glyphVotes([await strip(text)], [{ line: 0, position, pair: ['K', '<'], standIn: isLetter }], examples))[0];
+		};
+		const chevron = await voteAt('P<UTOBOSSIDGOLZZ<<ODILE<BIRGIT<<<<', 23);
+		expect(chevron).toMatchObject({ verdict: '<', standIn: true });
+		expect(chevron.margin).toBeGreaterThan(0.5);
+		// A real K is half a chevron: among other letters it stands no clearer of the chevrons than
+		// they of each other, so it is never voted a chevron (VOTE_MARGIN is 0.5).
+		const k = await voteAt('P<UTOBOSSIDGOLZZ<<KDILE<BIRGIT<<<<', 18);
+		expect(k.standIn).toBe(true);
+		expect(k.margin).toBeLessThan(0.25);
+	});
+
+	it('compares with a real K, not stand-ins, when the document has one', async () => {
+		const text = 'P<UTOKOSSIDGOLZZ<<ODILE<BIRGIT<<<<';
+		const examples = examplesOf(0, text, (c) => /[A-Z<]/.test(c)).filter((e) => e.position !== 23);
+		const [vote] = glyphVotes([await strip(text)], [{ line: 0, position: 23, pair: ['K', '<'], standIn: (ch) => ch >= 'A' && ch <= 'Z' }], examples);
+		expect(vote.standIn).toBeUndefined();
+		expect(vote.verdict).toBe('<');
+	});
+
 	it('gives no vote when the alignment is not evenly spaced', async () => {
 		const line = await strip(numbers);
 		line.entrySteps = line.entrySteps.map((t, j) => (j % 2 ? t : t * 0.2));

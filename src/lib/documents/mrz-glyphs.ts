@@ -37,6 +37,8 @@ export interface GlyphVote {
 	verdict: string | null;
 	/** How far the favoured character's score stands above the other's, in the document's own units (see `glyphVotes`). */
 	margin: number;
+	/** `pair[0]` was compared through stand-ins (DoubtfulGlyph `standIn`): its verdict means only "not `pair[1]`". */
+	standIn?: boolean;
 }
 
 /** Look-alike pairs: the recogniser's confusions in OCR-B (letter, digit). */
@@ -258,6 +260,33 @@ export interface GlyphExample {
 	char: string;
 }
 
+/** A position in doubt between the two characters of `pair`. */
+export interface DoubtfulGlyph {
+	line: number;
+	position: number;
+	pair: readonly [string, string];
+	/**
+	 * When the document has no example of `pair[0]`: the characters whose examples stand in for it.
+	 * A name's K against a chevron: few names carry a sure K elsewhere, but every name carries letters,
+	 * and a chevron is told from letters by the chevrons the same MRZ prints in its fillers. The vote
+	 * then says "a letter, not a filler" or "a filler", and it is taught by the chevrons alone (each
+	 * closer to the other chevrons than to any letter).
+	 */
+	standIn?: (char: string) => boolean;
+}
+
+/** Stand-in examples compared at most, every character before any character's second. */
+const MAX_STAND_INS = 16;
+
+function standInExamples(examples: readonly GlyphExample[], keep: (e: GlyphExample) => boolean): GlyphExample[] {
+	const rounds = new Map<string, GlyphExample[]>();
+	for (const e of examples) if (keep(e)) rounds.set(e.char, [...(rounds.get(e.char) ?? []), e]);
+	const out: GlyphExample[] = [];
+	for (let k = 0; out.length < MAX_STAND_INS && [...rounds.values()].some((list) => list.length > k); k++)
+		for (const list of rounds.values()) if (list.length > k && out.length < MAX_STAND_INS) out.push(list[k]);
+	return out;
+}
+
 /**
  * Compares each doubtful position with the examples of its two candidate characters. `doubtful`:
  * positions and the pair in question; `examples`: positions whose character the grammar fixed and
@@ -266,7 +295,7 @@ export interface GlyphExample {
  * doubtful glyph's preference stands clear of the examples' own spread (`margin` ≥ 1 means as clear
  * as the least clear example was; the caller decides what to do with that).
  */
-export function glyphVotes(lines: readonly GlyphLine[], doubtful: readonly { line: number; position: number; pair: readonly [string, string] }[], examples: readonly GlyphExample[]): GlyphVote[] {
+export function glyphVotes(lines: readonly GlyphLine[], doubtful: readonly DoubtfulGlyph[], examples: readonly GlyphExample[]): GlyphVote[] {
 	if (doubtful.length === 0) return [];
 	const cells = cellsOf(lines);
 	const cellAt = (line: number, position: number) => cells[line]?.ink[position] ?? null;
@@ -286,20 +315,24 @@ export function glyphVotes(lines: readonly GlyphLine[], doubtful: readonly { lin
 	for (const d of doubtful) {
 		if (!cellAt(d.line, d.position)) continue;
 		const size = sizeOf(d.line);
-		const byChar = d.pair.map((ch) => examples.filter((e) => e.char === ch && sizeOf(e.line) === size && !(e.line === d.line && e.position === d.position)).slice(0, MAX_EXAMPLES));
+		const usable = (e: GlyphExample) => sizeOf(e.line) === size && !(e.line === d.line && e.position === d.position);
+		const byChar = d.pair.map((ch) => examples.filter((e) => e.char === ch && usable(e)).slice(0, MAX_EXAMPLES));
+		const standIn = byChar[0].length === 0 && d.standIn !== undefined;
+		if (standIn) byChar[0] = standInExamples(examples, (e) => d.standIn!(e.char) && e.char !== d.pair[1] && usable(e));
 		if (byChar.some((list) => list.length === 0)) continue;
 		const best = (l: number, p: number, list: readonly GlyphExample[]) => Math.max(-1, ...list.filter((e) => !(e.line === l && e.position === p)).map((e) => sim(l, p, e.line, e.position)));
-		// The examples' own lesson: each closer to its kind than to the other kind, by how much.
+		// The examples' own lesson: each closer to its kind than to the other kind, by how much. Stand-ins
+		// are of many kinds (an A is not closer to an R than to a chevron): only the real kind teaches.
 		let lesson = Infinity;
 		for (const [k, list] of byChar.entries()) {
-			if (list.length < 2) continue;
+			if (list.length < 2 || (standIn && k === 0)) continue;
 			for (const e of list) lesson = Math.min(lesson, best(e.line, e.position, list) - best(e.line, e.position, byChar[1 - k]));
 		}
 		const scores = Object.fromEntries(d.pair.map((ch, k) => [ch, best(d.line, d.position, byChar[k])]));
 		const gap = scores[d.pair[0]] - scores[d.pair[1]];
 		const unit = Number.isFinite(lesson) ? lesson : NaN;
 		const margin = unit > 0 ? Math.abs(gap) / unit : 0;
-		votes.push({ line: d.line, position: d.position, scores, verdict: unit > 0 && gap !== 0 ? d.pair[gap > 0 ? 0 : 1] : null, margin });
+		votes.push({ line: d.line, position: d.position, scores, verdict: unit > 0 && gap !== 0 ? d.pair[gap > 0 ? 0 : 1] : null, margin, ...(standIn ? { standIn } : {}) });
 	}
 	return votes;
 }
