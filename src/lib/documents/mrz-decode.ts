@@ -342,8 +342,12 @@ function compositeValid(lines: readonly string[], composite: NonNullable<FieldSp
 /** Decodes one layout from its lines' position probabilities. */
 function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly GlyphVote[] = []): Omit<DecodedMrz, 'layout' | 'logLikelihood'> {
 	const spec = FIELDS[layout];
-	const nameVotes = votes.filter((v) => v.scores['<'] !== undefined);
-	const seen = applyVotes(post, votes.filter((v) => v.scores['<'] === undefined));
+	const inNames = (v: GlyphVote) => v.line === spec.names[0] && v.position >= spec.names[1] && v.position < spec.names[2];
+	const nameVotes = votes.filter((v) => v.scores['<'] !== undefined && inNames(v));
+	// Elsewhere a K/chevron vote moves only a chevron in (its K side may be letters standing in for a
+	// K: "a letter", not which one); check digits and the composite then confirm it or not.
+	const chevrons = votes.filter((v) => v.scores['<'] !== undefined && !inNames(v) && v.verdict === '<');
+	const seen = applyVotes(post, [...votes.filter((v) => v.scores['<'] === undefined), ...chevrons]);
 	const chars = post.map((line) => line.map((row) => MRZ_ALPHABET[argmax(row)]));
 	const confidence: DecodedMrz['fieldConfidence'] = {};
 	const conf = (name: MrzConfidenceField, p: number) => (confidence[name] = Math.min(confidence[name] ?? 1, p));
@@ -352,6 +356,8 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 		const [l, s, e] = f.range;
 		const rows = post[l].slice(s, e);
 		conf(f.name, weakest(rows, chars[l].slice(s, e).join('')));
+		// A chevron moved in where no check digit covers (a visa's optional data) is not confirmed.
+		if (!spec.composite && chevrons.some((v) => seen.has(`${v.line}:${v.position}`) && v.line === l && v.position >= s && v.position < e)) conf(f.name, NAME_VOTE_DOUBT);
 	}
 	for (const st of spec.states) {
 		const [l, s, e] = st.range;
@@ -639,7 +645,10 @@ function lookalikeVotes(layout: MrzLayout, post: Posteriors, entrySteps: readonl
 			// example). A sure filler teaches wherever it stands: a number's or optional data's trailing
 			// fillers are often the document's only sure chevrons when its name's are read as K.
 			if ((shape[i] === 'n' || shape[i] === 'a' || shape[i] === 'l' || best === FILLER) && row[best] >= EXAMPLE_CONFIDENCE) examples.push({ line: l, position: i, char: ch });
-			if (shape[i] === 'x') {
+			if (shape[i] === 'x' && ch === 'K') {
+				// A filler of a number or optional data read as K (stamps, guilloche): as in a name, below.
+				doubtful.push({ line: l, position: i, pair: ['K', '<'], standIn: isLetterChar });
+			} else if (shape[i] === 'x') {
 				const pairs = GLYPH_PAIRS.filter((p) => p.includes(ch));
 				if (pairs.length === 0) continue;
 				const other = (p: readonly [string, string]) => row[idx(p[0] === ch ? p[1] : p[0])];

@@ -186,6 +186,15 @@ describe('readDocument: look-alike glyphs told apart by the document itself', ()
 		expect(bare.problems).toContain('LOW_CONFIDENCE');
 		expect(judgeDocument(bare, { failed: 0, max: 3 }).kind).toBe('retry');
 	}, SLOW);
+
+	it("mends optional data whose filler a stamp turned into a K, and the composite check digit confirms it", async () => {
+		const doc = syntheticDocuments(69, 404)[68];
+		expect([doc.damage, doc.layout]).toEqual(['stamp', 'TD1']);
+		const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		// Read `MEX<<<<<K<<<<<2` before: the composite failed and the optional data stayed uncertain.
+		expect(r.mrz?.lines).toEqual(doc.mrz);
+		expect(r.mrz?.checkDigitsValid).toBe(true);
+	}, SLOW);
 });
 
 describe('readDocument: the visual zone against the MRZ', () => {
