@@ -345,7 +345,8 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 	const inNames = (v: GlyphVote) => v.line === spec.names[0] && v.position >= spec.names[1] && v.position < spec.names[2];
 	const nameVotes = votes.filter((v) => v.scores['<'] !== undefined && inNames(v));
 	// Elsewhere a K/chevron vote moves only a chevron in (its K side may be letters standing in for a
-	// K: "a letter", not which one); check digits and the composite then confirm it or not.
+	// K: "a letter", not which one). No check digit can confirm it: K is worth 20 and `<` 0, alike
+	// under every weight modulo 10. So the field stays in doubt, as a mended name does (below).
 	const chevrons = votes.filter((v) => v.scores['<'] !== undefined && !inNames(v) && v.verdict === '<');
 	const seen = applyVotes(post, [...votes.filter((v) => v.scores['<'] === undefined), ...chevrons]);
 	const chars = post.map((line) => line.map((row) => MRZ_ALPHABET[argmax(row)]));
@@ -356,8 +357,6 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 		const [l, s, e] = f.range;
 		const rows = post[l].slice(s, e);
 		conf(f.name, weakest(rows, chars[l].slice(s, e).join('')));
-		// A chevron moved in where no check digit covers (a visa's optional data) is not confirmed.
-		if (!spec.composite && chevrons.some((v) => seen.has(`${v.line}:${v.position}`) && v.line === l && v.position >= s && v.position < e)) conf(f.name, NAME_VOTE_DOUBT);
 	}
 	for (const st of spec.states) {
 		const [l, s, e] = st.range;
@@ -474,6 +473,11 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 		if (composite && !compositeValid(lines, composite)) conf('composite', 0);
 	}
 	const checksValid = spec.checked.every((f) => checkMatches(lines, f.range, f.digit)) && (!composite || compositeValid(lines, composite));
+	for (const v of chevrons) {
+		if (lines[v.line][v.position] !== '<' || !seen.has(`${v.line}:${v.position}`)) continue;
+		const field = [...spec.checked, ...spec.free].find(({ range: [l, s, e] }) => v.line === l && v.position >= s && v.position < e);
+		if (field) conf(field.name, NAME_VOTE_DOUBT);
+	}
 	// O and 0 are worth 24 apart: swapped at two places weighted 3 and 7, no check digit, composite
 	// included, sees it. The recogniser is often sure of the wrong one, so such a field is only as
 	// sure as a coin toss.
