@@ -166,11 +166,7 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 	// with more matching check digits (the constrained one on a tie).
 	const vouch = (target: MrzReading, other: MrzReading | undefined) => {
 		const conf = target.fieldConfidence ?? other?.fieldConfidence;
-		if (!conf || !other) return;
-		const same = other.lines.join('\n') === target.lines.join('\n');
-		const mine = target.fields as Record<string, unknown>;
-		const theirs = other.fields as Record<string, unknown>;
-		target.fieldConfidence = Object.fromEntries(Object.entries(conf).map(([f, p]) => [f, same || (f in mine && mine[f] === theirs[f]) ? p : 0]));
+		if (conf && other) target.fieldConfidence = vouchedConfidence(conf, target, other);
 	};
 	let chosen: typeof best;
 	if (bestConstrained?.reading.checkDigitsValid) {
@@ -189,4 +185,17 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 		result.mrzQuads = chosen.quads;
 	}
 	return result;
+}
+
+/**
+ * `conf` with 0 for each field that `other` reads differently from `target`. A field neither reading
+ * has agrees: empty optional data is left out of both readings' fields, and was zeroed whenever the
+ * two differed anywhere else (seed 505: a name read two ways also sent the visa's empty optional
+ * data to a retake).
+ */
+export function vouchedConfidence(conf: NonNullable<MrzReading['fieldConfidence']>, target: MrzReading, other: MrzReading): NonNullable<MrzReading['fieldConfidence']> {
+	const same = other.lines.join('\n') === target.lines.join('\n');
+	const mine = target.fields as Record<string, unknown>;
+	const theirs = other.fields as Record<string, unknown>;
+	return Object.fromEntries(Object.entries(conf).map(([f, p]) => [f, same || mine[f] === theirs[f] ? p : 0]));
 }
