@@ -7,7 +7,7 @@ import { cosineSimilarity } from '#lib/face/embedding.ts';
 import { MATCH_THRESHOLD } from '#lib/domain/face/thresholds.ts';
 import { LIVENESS_THRESHOLD } from '#lib/face/face-thresholds.ts';
 import type { FaceAnalysis } from '#lib/face/face-pipeline.ts';
-import { FaceEngine, subjectOf } from './face-engine.ts';
+import { FaceEngine, subjectOf, zoomedViews } from './face-engine.ts';
 import { decodeImage } from './image-decode.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../../../../tests/fixtures/faces/${name}`, import.meta.url));
@@ -133,6 +133,53 @@ describe('FaceEngine.analyseReference: the subject of a reference photo', () => 
 
 	it('says there is no face when none of its looks finds one', async () => {
 		expect(await engine.analyseReference(fixture('no_face_coffee.jpg'))).toBeNull();
+	});
+
+	/** A portrait `side` px wide, standing in a plain `width`-px photo (a person across a room). */
+	const farAway = async (name: string, side: number, width: number) => {
+		const subject = await sharp(fixture(name)).resize({ width: side }).toBuffer();
+		return sharp({ create: { width, height: Math.round(width * 0.66), channels: 3, background: '#8a9a7a' } })
+			.composite([{ input: subject, left: Math.round(width * 0.55), top: Math.round(width * 0.2) }])
+			.jpeg({ quality: 90 })
+			.toBuffer();
+	};
+
+	it('finds a face too small for the whole photo in tiles of it, and it is the same person', async () => {
+		const scene = await farAway('barack_obama_1.jpg', 260, 3000);
+		expect((await engine.analyseBytes(scene, { liveness: false })).faces).toHaveLength(0);
+		const found = await engine.analyseReference(scene);
+		expect(found?.look).toBe('zoomed');
+		expect(cosineSimilarity(found!.face.embedding!, await embeddingOf('barack_obama_2.jpg'))).toBeGreaterThanOrEqual(MATCH_THRESHOLD);
+		expect(cosineSimilarity(found!.face.embedding!, await embeddingOf('joe_biden_2_800w.jpg'))).toBeLessThan(MATCH_THRESHOLD);
+	});
+
+	it('finds no face in tiles of large photos without one', async () => {
+		for (const name of ['no_face_coffee.jpg', 'no_face_rocket.jpg']) {
+			const large = await sharp(fixture(name)).resize({ width: 3000 }).jpeg().toBuffer();
+			expect(await engine.analyseReference(large)).toBeNull();
+		}
+	});
+});
+
+describe('zoomedViews', () => {
+	const image = (width: number, height: number) => ({ width, height, data: Uint8Array.from({ length: width * height * 4 }, (_, i) => (i >> 2) % 251) });
+
+	it('cuts overlapping tiles a third of the longer side that cover every pixel, with the pixels in place', () => {
+		const src = image(3000, 1980);
+		const views = zoomedViews(src);
+		expect(views.every((v) => v.width === 1000 && v.height === 1000)).toBe(true);
+		// Columns start at 0, 667, 1333 and 2000; rows at 0, 490 and 980.
+		expect(views).toHaveLength(4 * 3);
+		// The last tile ends at the corner: its last pixel is the photo's last pixel.
+		const last = views.at(-1)!;
+		expect(last.data.slice(-4)).toEqual(src.data.slice(-4));
+		expect(views[0].data.slice(4 * 1000, 4 * 1001)).toEqual(src.data.slice(4 * 3000, 4 * 3001));
+	});
+
+	it('gives no tiles for a photo the detector already sees closely enough, and tiles of 512 px below 1536', () => {
+		expect(zoomedViews(image(1000, 800))).toEqual([]);
+		const views = zoomedViews(image(1200, 900));
+		expect(views.map((v) => [v.width, v.height])).toEqual(Array(9).fill([512, 512]));
 	});
 });
 

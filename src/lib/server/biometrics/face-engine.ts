@@ -8,6 +8,7 @@ import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { CLOSER_LOOK_SCORE, SURE_DETECTION_SCORE } from '#lib/face/face-thresholds.ts';
 import { FacePipeline, type AnalyseOptions, type FaceAnalysis } from '#lib/face/face-pipeline.ts';
+import type { RgbaImage } from '#lib/face/image.ts';
 import type { FaceSessions, OrtRuntime, OrtSession } from '#lib/face/ort-runtime.ts';
 import { loadInTurn } from '../event-loop.ts';
 import { faceModelForRuntime } from './face-model-weights.js';
@@ -102,30 +103,67 @@ export class FaceEngine {
 	 */
 	async analyseReference(bytes: Uint8Array): Promise<{ face: FaceAnalysis; look: ReferenceLook } | null> {
 		for (const look of REFERENCE_LOOKS) {
-			const variant = look === 'asIs' ? bytes : await referenceVariant(bytes, look);
-			const { image, faces: found } = await this.analyseBytes(variant, { liveness: false, embed: false, maxFaces: 4 });
-			let faces = found;
-			// Every extra look is another chance for the detector to see a face in a cup: a second look
-			// only counts a detection as sure as real faces are (they score 0.999–1.000 on the fixtures;
-			// the coffee cup turned upside down 0.955).
-			if (look !== 'asIs') faces = faces.filter((f) => f.score >= SECOND_LOOK_MIN_SCORE);
-			// A texture the detector found at one scale is not the subject (evidence-analysis.ts does the same).
-			const confirmed = [];
-			for (const f of faces) if (f.score >= SURE_DETECTION_SCORE || (await this.exclusive((p) => p.closerLook(image, f.box))) >= CLOSER_LOOK_SCORE) confirmed.push(f);
-			const subject = subjectOf(confirmed);
+			const views = look === 'zoomed' ? zoomedViews(await decodeImage(bytes, ZOOM_DECODE_SIDE)) : [await decodeImage(look === 'asIs' ? bytes : await referenceVariant(bytes, look))];
+			const candidates: { face: FaceAnalysis; image: RgbaImage }[] = [];
+			for (const image of views) {
+				let faces = await this.exclusive((p) => p.analyse(image, { liveness: false, embed: false, maxFaces: 4 }));
+				// Every extra look is another chance for the detector to see a face in a cup: a second look
+				// only counts a detection as sure as real faces are (they score 0.999–1.000 on the fixtures;
+				// the coffee cup turned upside down 0.955).
+				if (look !== 'asIs') faces = faces.filter((f) => f.score >= SECOND_LOOK_MIN_SCORE);
+				// A texture the detector found at one scale is not the subject (evidence-analysis.ts does the same).
+				for (const f of faces) if (f.score >= SURE_DETECTION_SCORE || (await this.exclusive((p) => p.closerLook(image, f.box))) >= CLOSER_LOOK_SCORE) candidates.push({ face: f, image });
+			}
+			// Tiles are crops at one scale, so their boxes compare; a face two tiles share is one candidate twice.
+			const subject = subjectOf(candidates.map((c) => ({ ...c, box: c.face.box, quality: c.face.quality })));
 			if (!subject) continue;
-			// Embed the subject only (the others were only candidates), on the image already decoded.
-			const embedding = await this.exclusive((p) => p.embed(image, subject.landmarks5));
-			return { face: { ...subject, embedding }, look };
+			// Embed the subject only (the others were only candidates), on the pixels it was found in.
+			const embedding = await this.exclusive((p) => p.embed(subject.image, subject.face.landmarks5));
+			return { face: { ...subject.face, embedding }, look };
 		}
 		return null;
 	}
 }
 
-export type ReferenceLook = 'asIs' | 'padded' | 'turned90' | 'turned180' | 'turned270';
-const REFERENCE_LOOKS: readonly ReferenceLook[] = ['asIs', 'padded', 'turned90', 'turned180', 'turned270'];
+export type ReferenceLook = 'asIs' | 'padded' | 'turned90' | 'turned180' | 'turned270' | 'zoomed';
+const REFERENCE_LOOKS: readonly ReferenceLook[] = ['asIs', 'padded', 'turned90', 'turned180', 'turned270', 'zoomed'];
 
-async function referenceVariant(bytes: Uint8Array, look: Exclude<ReferenceLook, 'asIs'>): Promise<Uint8Array> {
+/**
+ * The zoomed look decodes the photo this large: a face of 120 px in a 4000-px photo keeps its pixels
+ * for the embedding (the other looks see at most 2048).
+ */
+const ZOOM_DECODE_SIDE = 4096;
+/** Tiles a third of the photo's longer side (no smaller than this), overlapping by a third. */
+const ZOOM_MIN_TILE = 512;
+
+/**
+ * The detector sees a whole photo at 320×240, so a face under ~4 % of its width is too small to be
+ * found (a portrait 340 px wide in a 4000-px phone photo, 200–260 px in a 2000-px one, measured).
+ * Here the photo is cut into overlapping tiles a third of its longer side, each seen at 320×240: about
+ * three times closer. A photo no larger than two tiles gains nothing and gets none.
+ */
+export function zoomedViews(image: RgbaImage): RgbaImage[] {
+	const long = Math.max(image.width, image.height);
+	const tile = Math.max(ZOOM_MIN_TILE, Math.ceil(long / 3));
+	if (long < 2 * tile) return [];
+	// Evenly spread, each tile overlapping the next by about a third (a face on a seam is whole in one).
+	const starts = (size: number) => {
+		if (size <= tile) return [0];
+		const steps = Math.ceil((size - tile) / ((tile * 2) / 3) - 0.05);
+		return Array.from({ length: steps + 1 }, (_, i) => Math.round((i * (size - tile)) / steps));
+	};
+	const views: RgbaImage[] = [];
+	for (const y of starts(image.height)) for (const x of starts(image.width)) views.push(cropRgba(image, x, y, Math.min(tile, image.width), Math.min(tile, image.height)));
+	return views;
+}
+
+function cropRgba(image: RgbaImage, x: number, y: number, width: number, height: number): RgbaImage {
+	const data = new Uint8Array(width * height * 4);
+	for (let row = 0; row < height; row++) data.set(image.data.subarray(((y + row) * image.width + x) * 4, ((y + row) * image.width + x + width) * 4), row * width * 4);
+	return { data, width, height };
+}
+
+async function referenceVariant(bytes: Uint8Array, look: Exclude<ReferenceLook, 'asIs' | 'zoomed'>): Promise<Uint8Array> {
 	const image = sharp(bytes).rotate();
 	if (look === 'padded') {
 		const { width = 0, height = 0 } = await sharp(bytes).metadata();
