@@ -105,6 +105,7 @@ export class FaceEngine {
 		for (const look of REFERENCE_LOOKS) {
 			const views = look === 'zoomed' ? zoomedViews(await decodeImage(bytes, ZOOM_DECODE_SIDE)) : [await decodeImage(look === 'asIs' ? bytes : await referenceVariant(bytes, look))];
 			const candidates: { face: FaceAnalysis; image: RgbaImage }[] = [];
+			// Zoomed, a tile is cut when its turn comes and kept only while it holds a candidate.
 			for (const image of views) {
 				let faces = await this.exclusive((p) => p.analyse(image, { liveness: false, embed: false, maxFaces: 4 }));
 				// Every extra look is another chance for the detector to see a face in a cup: a second look
@@ -142,19 +143,17 @@ const ZOOM_MIN_TILE = 512;
  * Here the photo is cut into overlapping tiles a third of its longer side, each seen at 320×240: about
  * three times closer. A photo no larger than two tiles gains nothing and gets none.
  */
-export function zoomedViews(image: RgbaImage): RgbaImage[] {
+export function* zoomedViews(image: RgbaImage): Generator<RgbaImage> {
 	const long = Math.max(image.width, image.height);
 	const tile = Math.max(ZOOM_MIN_TILE, Math.ceil(long / 3));
-	if (long < 2 * tile) return [];
+	if (long < 2 * tile) return;
 	// Evenly spread, each tile overlapping the next by about a third (a face on a seam is whole in one).
 	const starts = (size: number) => {
 		if (size <= tile) return [0];
 		const steps = Math.ceil((size - tile) / ((tile * 2) / 3) - 0.05);
 		return Array.from({ length: steps + 1 }, (_, i) => Math.round((i * (size - tile)) / steps));
 	};
-	const views: RgbaImage[] = [];
-	for (const y of starts(image.height)) for (const x of starts(image.width)) views.push(cropRgba(image, x, y, Math.min(tile, image.width), Math.min(tile, image.height)));
-	return views;
+	for (const y of starts(image.height)) for (const x of starts(image.width)) yield cropRgba(image, x, y, Math.min(tile, image.width), Math.min(tile, image.height));
 }
 
 function cropRgba(image: RgbaImage, x: number, y: number, width: number, height: number): RgbaImage {
