@@ -173,8 +173,8 @@ describe('readDocument: look-alike glyphs told apart by the document itself', ()
 		expect(doc.damage).toBe('stamp');
 		const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
 		// The recogniser, sure of itself, reads FIOL<<EKNEIDTH as FIOLK<EKNEIDTH (one surname of four
-		// words); the pixels see a chevron there (this MRZ has no other K: its letters stand in) and
-		// move it in. A name has no check digit to confirm the repair, so the MRZ leaves it in doubt;
+		// words); the pixels, comparing it with the MRZ's other K (in EKNEIDTH) and its chevrons, see a
+		// chevron there and move it in. A name has no check digit to confirm the repair, so the MRZ leaves it in doubt;
 		// the printed surname spells the mended one, and that vouches for it.
 		expect(r.mrz?.lines[0]).toEqual(doc.mrz[0]);
 		expect(r.mrz?.fieldConfidence?.lastName).toBeLessThanOrEqual(0.5);
