@@ -21,6 +21,27 @@ export function warpPerspective(src: Raster, h: Matrix3, width: number, height: 
 			const sx = (a * x + b * y + cc) / den;
 			const sy = (d * x + e * y + f) / den;
 			const o = (y * w + x) * c;
+			if (c === 3 && sx >= 0 && sy >= 0 && sx < sw - 1 && sy < sh - 1) {
+				// Inside, where every pixel of a page but its border falls: no clamping can change an index
+				// (x0 + 1 ≤ sw − 1, y0 + 1 ≤ sh − 1), and `| 0` is Math.floor for these non-negative
+				// values, so the indices and arithmetic below are those of the general path.
+				const x0 = sx | 0;
+				const y0 = sy | 0;
+				const ax = sx - x0;
+				const ay = sy - y0;
+				const i00 = (y0 * sw + x0) * 3;
+				const i10 = i00 + sw * 3;
+				const t0 = data[i00] + (data[i00 + 3] - data[i00]) * ax;
+				const t1 = data[i00 + 1] + (data[i00 + 4] - data[i00 + 1]) * ax;
+				const t2 = data[i00 + 2] + (data[i00 + 5] - data[i00 + 2]) * ax;
+				const u0 = data[i10] + (data[i10 + 3] - data[i10]) * ax;
+				const u1 = data[i10 + 1] + (data[i10 + 4] - data[i10 + 1]) * ax;
+				const u2 = data[i10 + 2] + (data[i10 + 5] - data[i10 + 2]) * ax;
+				out[o] = Math.round(t0 + (u0 - t0) * ay);
+				out[o + 1] = Math.round(t1 + (u1 - t1) * ay);
+				out[o + 2] = Math.round(t2 + (u2 - t2) * ay);
+				continue;
+			}
 			if (sx < -0.5 || sy < -0.5 || sx > sw - 0.5 || sy > sh - 0.5) {
 				for (let ch = 0; ch < c; ch++) out[o + ch] = fill[ch] ?? 255;
 				continue;
