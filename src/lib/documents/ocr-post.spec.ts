@@ -4,7 +4,7 @@ import { rectCorners } from './polygon.ts';
 import { createRaster } from './raster.ts';
 import { boxesAlong, skewByProjection, skewFromBoxes, skewHypotheses } from './skew.ts';
 import { dbPostprocess, type TextBox } from './text-detection.ts';
-import { flipQuad, groupTextLines } from './text-lines.ts';
+import { fillLineGaps, flipQuad, groupTextLines } from './text-lines.ts';
 import { rotateRaster } from './warp.ts';
 
 function box(cx: number, cy: number, width: number, height: number, angle = 0): TextBox {
@@ -124,5 +124,26 @@ describe('groupTextLines', () => {
 		expect(lines[0].height).toBeGreaterThan(28);
 		expect(lines[0].height).toBeLessThan(30);
 		expect(lines[0].y0).toBeCloseTo(85.7, 0);
+	});
+});
+
+describe('fillLineGaps', () => {
+	// A TD1 block whose lines stand 52 px apart and 27 px high; the middle one lost to an overprint.
+	const block = (ys: number[], widths: number[]) => groupTextLines(ys.map((y, i) => box(40 + widths[i] / 2, y, widths[i], 27, 0)), 0);
+
+	it('puts the lost middle line half way between, as long as the longer of the two', () => {
+		const lines = fillLineGaps(block([386, 490], [440, 770]));
+		expect(lines).toHaveLength(3);
+		expect(lines[1].y).toBeCloseTo(438, 0);
+		expect(lines[1].boxes).toBe(0);
+		// Along the text: from the leftmost start to the rightmost end of its neighbours.
+		expect(lines[1].x0).toBeCloseTo(Math.min(lines[0].x0, lines[2].x0), 5);
+		expect(lines[1].x1).toBeCloseTo(Math.max(lines[0].x1, lines[2].x1), 5);
+		expect(lines[1].height).toBeCloseTo((lines[0].height + lines[2].height) / 2, 5);
+	});
+
+	it('adds nothing between lines one spacing apart, or further apart than two', () => {
+		expect(fillLineGaps(block([386, 438, 490], [770, 770, 770]))).toHaveLength(3);
+		expect(fillLineGaps(block([200, 490], [770, 770]))).toHaveLength(2);
 	});
 });

@@ -199,6 +199,16 @@ describe('readDocument: look-alike glyphs told apart by the document itself', ()
 	}, SLOW);
 });
 
+describe('readDocument: an MRZ line lost under an overprint', () => {
+	it("reads a TD1 card whose middle MRZ line a SPECIMEN overprint merged into one tall box", async () => {
+		const doc = syntheticDocuments(55, 505)[54];
+		expect([doc.damage, doc.layout]).toEqual(['specimen', 'TD1']);
+		const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		// Before: no MRZ (two long lines found, the third not a line at all).
+		expect(r.mrz?.lines).toEqual(doc.mrz);
+	}, SLOW);
+});
+
 describe('readDocument: the visual zone against the MRZ', () => {
 	it('finds the specimen passport printed as its MRZ says: fields vouched for, no mismatch', async () => {
 		const r = await reader.read(fixture('td3-passport-2.jpg'), { mode: 'SINGLE_SIDE', now, encodeImages: false });
