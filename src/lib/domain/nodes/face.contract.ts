@@ -106,6 +106,14 @@ export interface FaceSettings {
 
 export const FACE_NODE_DEFAULTS = {
 	captureDelay: 3000,
+	/**
+	 * The hold before a liveness node's challenge. The spec gives `captureDelay` (3000) to face_scan
+	 * only; a liveness_detection node's hold has one job, a steady frontal face for passive liveness and
+	 * the embedding (three frames, half a second apart), before the turn and the light prove the face
+	 * live. 1.5 s does that and keeps a cooperative user's whole node under 8 s (issue 14; face
+	 * journey bench). A node that sets captureDelay gets what it set.
+	 */
+	livenessCaptureDelay: 1500,
 	detectionInterval: 150,
 	enableSound: true,
 	enableHaptics: true,
@@ -120,7 +128,7 @@ export function faceSettingsOf(node: FaceNode): FaceSettings {
 	return {
 		mode: n.type === 'face_scan' ? (n.mode ?? 'capture') : n.type === 'face_compare' ? 'compare' : null,
 		captureInstructions: n.captureInstructions ?? null,
-		captureDelay: n.captureDelay ?? FACE_NODE_DEFAULTS.captureDelay,
+		captureDelay: n.captureDelay ?? (n.type === 'liveness_detection' ? FACE_NODE_DEFAULTS.livenessCaptureDelay : FACE_NODE_DEFAULTS.captureDelay),
 		detectionInterval: n.detectionInterval ?? FACE_NODE_DEFAULTS.detectionInterval,
 		quality: {
 			qualityThreshold: n.qualityThreshold ?? FACE_SCAN_DEFAULTS.qualityThreshold,
