@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRgba } from './image.ts';
-import { cropResize, DETECT_FORMAT, GRAY_FORMAT, LIVENESS_FORMAT, sampleAffine } from './sample.ts';
+import { boxToGrid, cropResize, DETECT_FORMAT, GRAY_FORMAT, LIVENESS_FORMAT, sampleAffine, type TensorFormat } from './sample.ts';
 
 function gradient(width: number, height: number) {
 	const image = createRgba(width, height);
@@ -56,6 +56,29 @@ describe('sampleAffine / cropResize', () => {
 		const aliased = cropResize(image, { x: 0, y: 0, width: 63, height: 63 }, 9, 9, { ...GRAY_FORMAT, antialias: false }, new Float32Array(81));
 		expect(Math.max(...aliased.map((v) => Math.abs(v - 127.5)))).toBeGreaterThan(100);
 		expect(LIVENESS_FORMAT.antialias).toBe(false);
+	});
+
+	it('shrinks a box in two passes (rows, then columns) to what the direct k×k average gives', () => {
+		// A noisy image, so that any tap given the wrong weight or the wrong pixel shows.
+		let seed = 7;
+		const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) & 255;
+		const image = createRgba(211, 157);
+		for (let i = 0; i < image.data.length; i++) image.data[i] = i % 4 === 3 ? 255 : rand();
+		const cases: [{ x: number; y: number; width: number; height: number }, number, number, TensorFormat][] = [
+			[{ x: 0, y: 0, width: 211, height: 157 }, 48, 36, DETECT_FORMAT], // the whole frame, 4.4×
+			[{ x: 30.5, y: 12.25, width: 120, height: 120 }, 28, 28, GRAY_FORMAT], // a face crop, 4.3×
+			[{ x: -40, y: -25, width: 180, height: 200 }, 40, 25, { channels: 'bgr', mean: 127, scale: 1 / 128 }], // over the border, unequal scales
+			[{ x: 150, y: 100, width: 100, height: 100 }, 12, 12, GRAY_FORMAT], // mostly outside
+			[{ x: 0, y: 0, width: 211, height: 157 }, 5, 4, DETECT_FORMAT] // more than 8× (k capped at 8)
+		];
+		for (const [box, w, h, format] of cases) {
+			const planes = format.channels === 'gray' ? 1 : 3;
+			const fast = cropResize(image, box, w, h, format, new Float32Array(planes * w * h));
+			const direct = sampleAffine(image, boxToGrid(box, w, h), w, h, format, new Float32Array(planes * w * h));
+			let worst = 0;
+			for (let i = 0; i < fast.length; i++) worst = Math.max(worst, Math.abs(fast[i] - direct[i]));
+			expect(worst).toBeLessThan(1e-4 * (format.scale === 1 ? 1 : format.scale));
+		}
 	});
 
 	it('refuses a buffer that does not match the size, or a too small output', () => {

@@ -122,7 +122,14 @@ export function boxToGrid(box: Box, width: number, height: number): Affine {
 	return [sx, 0, box.x + 0.5 * sx - 0.5, 0, sy, box.y + 0.5 * sy - 0.5];
 }
 
-/** Crops `box` out of `image` and resizes it to `width`×`height` into `out`. */
+/**
+ * Crops `box` out of `image` and resizes it to `width`×`height` into `out`. The same samples as
+ * `sampleAffine` on `boxToGrid(box)`; when that averages k×k samples a pixel, the map has no rotation,
+ * so the average is separable and is computed as one pass along rows, then one down columns: the
+ * detector's 320×240 view of a 1280×720 frame took 36 ms the direct way (16 samples of 4 taps for
+ * each of its 76 800 pixels), most of the server's time on a face frame. Equal to the direct way up
+ * to float rounding (sample.spec.ts compares them).
+ */
 export function cropResize(
 	image: RgbaImage,
 	box: Box,
@@ -131,5 +138,117 @@ export function cropResize(
 	format: TensorFormat,
 	out: Float32Array
 ): Float32Array {
-	return sampleAffine(image, boxToGrid(box, width, height), width, height, format, out);
+	const map = boxToGrid(box, width, height);
+	const k = supersampling(map, format);
+	if (k === 1) return sampleAffine(image, map, width, height, format, out);
+	return separableResize(image, map, k, width, height, format, out);
+}
+
+/** Samples per axis that `sampleAffine` averages for this map (1: plain bilinear). */
+function supersampling(map: Affine, format: TensorFormat): number {
+	const shrink = Math.sqrt(Math.abs(map[0] * map[4] - map[1] * map[3]));
+	return shrink > 1.5 && format.antialias !== false ? Math.min(8, Math.ceil(shrink)) : 1;
+}
+
+/**
+ * For each output index along one axis, the source indices and weights of its k bilinear samples
+ * (each 1/k of the average; taps outside the image dropped, as sampleAffine's black border).
+ */
+function axisTaps(count: number, scale: number, offset: number, k: number, size: number): { start: Int32Array; index: Int32Array; weight: Float64Array } {
+	const start = new Int32Array(count + 1);
+	const index: number[] = [];
+	const weight: number[] = [];
+	for (let o = 0; o < count; o++) {
+		start[o] = index.length;
+		for (let s = 0; s < k; s++) {
+			const x = scale * (o + (s + 0.5) / k - 0.5) + offset;
+			const x0 = Math.floor(x);
+			const f = x - x0;
+			for (const [xi, w] of [[x0, 1 - f], [x0 + 1, f]] as const) {
+				if (xi < 0 || xi >= size || w === 0) continue;
+				// Merge with the previous tap on the same index (neighbouring samples share pixels).
+				const last = index.length - 1;
+				if (last >= start[o] && index[last] === xi) weight[last] += w / k;
+				else {
+					index.push(xi);
+					weight.push(w / k);
+				}
+			}
+		}
+	}
+	start[count] = index.length;
+	return { start, index: Int32Array.from(index), weight: Float64Array.from(weight) };
+}
+
+function separableResize(image: RgbaImage, map: Affine, k: number, width: number, height: number, format: TensorFormat, out: Float32Array): Float32Array {
+	assertRgba(image);
+	const planes = format.channels === 'gray' ? 1 : 3;
+	if (out.length < planes * width * height) throw new RangeError('output tensor is too small');
+	const cols = axisTaps(width, map[0], map[2], k, image.width);
+	const rows = axisTaps(height, map[4], map[5], k, image.height);
+	const src = image.data;
+	const sw = image.width;
+	// One source row filtered along x (r, g, b per output column), kept while later output rows need it.
+	const filtered = new Map<number, Float64Array>();
+	const spare: Float64Array[] = [];
+	const rowOf = (y: number): Float64Array => {
+		let line = filtered.get(y);
+		if (line) return line;
+		line = spare.pop() ?? new Float64Array(3 * width);
+		const base = y * sw * 4;
+		for (let u = 0; u < width; u++) {
+			let r = 0;
+			let g = 0;
+			let b = 0;
+			for (let t = cols.start[u]; t < cols.start[u + 1]; t++) {
+				const p = base + cols.index[t] * 4;
+				const w = cols.weight[t];
+				r += w * src[p];
+				g += w * src[p + 1];
+				b += w * src[p + 2];
+			}
+			line[3 * u] = r;
+			line[3 * u + 1] = g;
+			line[3 * u + 2] = b;
+		}
+		filtered.set(y, line);
+		return line;
+	};
+	const plane = width * height;
+	const bgr = format.channels === 'bgr';
+	const { mean, scale } = format;
+	const acc = new Float64Array(3 * width);
+	for (let v = 0; v < height; v++) {
+		const first = rows.start[v];
+		const end = rows.start[v + 1];
+		// Rows are visited in order: the ones above this output row's first tap are done with.
+		if (first < end) {
+			for (const [y, line] of filtered) {
+				if (y < rows.index[first]) {
+					filtered.delete(y);
+					spare.push(line);
+				}
+			}
+		}
+		acc.fill(0);
+		for (let t = first; t < end; t++) {
+			const line = rowOf(rows.index[t]);
+			const w = rows.weight[t];
+			for (let i = 0; i < 3 * width; i++) acc[i] += w * line[i];
+		}
+		for (let u = 0; u < width; u++) {
+			const r = acc[3 * u];
+			const g = acc[3 * u + 1];
+			const bl = acc[3 * u + 2];
+			const i = v * width + u;
+			if (planes === 1) {
+				out[i] = (0.299 * r + 0.587 * g + 0.114 * bl - mean) * scale;
+			} else {
+				out[i] = ((bgr ? bl : r) - mean) * scale;
+				out[plane + i] = (g - mean) * scale;
+				out[2 * plane + i] = ((bgr ? r : bl) - mean) * scale;
+			}
+		}
+	}
+	return out;
 }

@@ -121,15 +121,10 @@ const digest = (bytes: Uint8Array): Uint8Array => new Uint8Array(createHash('sha
 export async function analyseEvidence(engine: FaceEngine, input: readonly EvidenceFrame[], plan: AnalysisPlan = {}): Promise<EvidenceAnalysis> {
 	const started = performance.now();
 	const frames = [...input].sort((a, b) => a.t - b.t);
-	const images: (DecodedImage | null)[] = [];
+	// All at once: sharp decodes on libuv's threads, so the frames decode side by side (14 frames of
+	// 1280×720: 100 ms one after another on a quiet 2-core machine).
+	const images: (DecodedImage | null)[] = await Promise.all(frames.map((frame) => decodeImage(frame.bytes, 1280, MAX_FRAME_PIXELS).catch(() => null)));
 	const analysed: AnalysedFrame[] = [];
-	for (const frame of frames) {
-		try {
-			images.push(await decodeImage(frame.bytes, 1280, MAX_FRAME_PIXELS));
-		} catch {
-			images.push(null);
-		}
-	}
 	const frameDigests = frames.map((frame, i) => digest(images[i]?.data ?? frame.bytes));
 	const signatures: Float32Array[] = [];
 	const signed: DecodedImage[] = [];
