@@ -1,0 +1,182 @@
+// Reference photos the project has never seen, made from the ones it has: every face photo of the
+// fixture set is damaged the way integrators' reference images are (small in a large photo, stored
+// sideways, dim, blown out, blurred, heavily compressed, tilted, cropped tight, grey, tiny) and run
+// through the server's own reference analysis (FaceEngine.analyseReference), then compared with the
+// undamaged photos of the same person (genuine) and of everyone else (impostor) at the shipped
+// threshold. Reports per damage: no face found, FNMR, FMR, and where the similarity went.
+//
+// Run: npx tsx scripts/eval/face-damage.ts [--damages a,b] [--out FILE]
+// Reads ../shared/fixtures when present (more identities), else tests/fixtures. Writes Markdown to
+// bench/results/face-damage-eval.md. Nothing here tunes anything: it shows where references fail.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { MATCH_THRESHOLD } from '../../src/lib/domain/face/thresholds.ts';
+import { cosineSimilarity } from '../../src/lib/face/embedding.ts';
+import { FaceEngine } from '../../src/lib/server/biometrics/face-engine.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const shared = resolve(root, '..', 'shared', 'fixtures');
+const useShared = existsSync(join(shared, 'MANIFEST.json'));
+const arg = (name: string) => {
+	const i = process.argv.indexOf(name);
+	return i >= 0 ? process.argv[i + 1] : undefined;
+};
+
+interface Photo {
+	file: string;
+	identity: string;
+}
+
+/** Single-person face photos with an identity: the shared manifest, or the committed subset's. */
+function photos(): Photo[] {
+	if (useShared) {
+		const m = JSON.parse(readFileSync(join(shared, 'MANIFEST.json'), 'utf8')) as { files: { file: string; kind: string; identity?: string | null }[] };
+		return m.files.filter((f) => f.kind === 'face' && f.identity && !f.file.includes('/variants/')).map((f) => ({ file: join(shared, f.file), identity: f.identity! }));
+	}
+	const m = JSON.parse(readFileSync(join(root, 'tests/fixtures/faces/manifest.json'), 'utf8')) as { files: { file: string; kind: string; identity?: string | null }[] };
+	return m.files.filter((f) => f.kind === 'face' && f.identity).map((f) => ({ file: join(root, 'tests/fixtures', f.file), identity: f.identity! }));
+}
+
+type Damage = (input: Buffer) => Promise<Buffer>;
+
+/** The photo set into a large canvas with its face about `facePx` wide (the face taken as ~45 % of the photo's width). */
+const smallInLarge =
+	(facePx: number, canvas: number): Damage =>
+	async (input) => {
+		const meta = await sharp(input).metadata();
+		const width = Math.max(16, Math.round(facePx / 0.45));
+		const small = await sharp(input).rotate().resize({ width }).toBuffer();
+		const h = Math.round(((meta.height ?? 1) / (meta.width ?? 1)) * width);
+		return sharp({ create: { width: canvas, height: Math.round(canvas * 0.75), channels: 3, background: { r: 96, g: 112, b: 104 } } })
+			.composite([{ input: small, left: Math.round(canvas * 0.31), top: Math.max(0, Math.round(canvas * 0.3) - (h >> 1)) }])
+			.jpeg({ quality: 88 })
+			.toBuffer();
+	};
+
+const DAMAGES: Record<string, Damage> = {
+	none: (b) => sharp(b).rotate().jpeg({ quality: 92 }).toBuffer(),
+	// Stored sideways or upside down, without an EXIF orientation to say so.
+	turned90: (b) => sharp(b).rotate().rotate(90).jpeg({ quality: 90 }).toBuffer(),
+	turned180: (b) => sharp(b).rotate().rotate(180).jpeg({ quality: 90 }).toBuffer(),
+	turned270: (b) => sharp(b).rotate().rotate(270).jpeg({ quality: 90 }).toBuffer(),
+	// A head tilted in the picture (roll), background filled.
+	tilted25: (b) => sharp(b).rotate().rotate(25, { background: { r: 90, g: 90, b: 90 } }).jpeg({ quality: 90 }).toBuffer(),
+	// Exposure: a dim room, a window behind, a flash too close.
+	dim: (b) => sharp(b).rotate().linear(0.3, 0).jpeg({ quality: 88 }).toBuffer(),
+	dark: (b) => sharp(b).rotate().linear(0.15, 0).jpeg({ quality: 88 }).toBuffer(),
+	blownOut: (b) => sharp(b).rotate().linear(1.9, 40).jpeg({ quality: 88 }).toBuffer(),
+	// Focus and compression.
+	blur3: (b) => sharp(b).rotate().blur(3).jpeg({ quality: 88 }).toBuffer(),
+	blur6: (b) => sharp(b).rotate().blur(6).jpeg({ quality: 88 }).toBuffer(),
+	jpeg10: (b) => sharp(b).rotate().jpeg({ quality: 10 }).toBuffer(),
+	// A thumbnail: the whole photo 96 px wide.
+	thumbnail96: (b) => sharp(b).rotate().resize({ width: 96 }).jpeg({ quality: 85 }).toBuffer(),
+	grey: (b) => sharp(b).rotate().greyscale().jpeg({ quality: 90 }).toBuffer(),
+	// A warm cast (tungsten light).
+	warmCast: (b) => sharp(b).rotate().recomb([[1.15, 0.1, 0], [0.05, 0.95, 0], [0, 0.05, 0.6]]).jpeg({ quality: 90 }).toBuffer(),
+	// Cropped tight: the middle 55 % of the photo (the face reaches the edges).
+	tightCrop: async (b) => {
+		const img = sharp(b).rotate();
+		const { width = 1, height = 1 } = await sharp(await img.toBuffer()).metadata();
+		return sharp(b).rotate().extract({ left: Math.round(width * 0.225), top: Math.round(height * 0.2), width: Math.round(width * 0.55), height: Math.round(height * 0.55) }).jpeg({ quality: 90 }).toBuffer();
+	},
+	// Small faces in large photos (a group shot, a photo from across the room).
+	face200in3000: smallInLarge(200, 3000),
+	face140in3000: smallInLarge(140, 3000),
+	face100in2000: smallInLarge(100, 2000),
+	face60in1000: smallInLarge(60, 1000)
+};
+
+const engine = await FaceEngine.create();
+const all = photos();
+const selected = (arg('--damages')?.split(',') ?? Object.keys(DAMAGES)).filter((d) => d in DAMAGES);
+
+// The clean embeddings everything is compared with.
+const clean = new Map<string, Float32Array>();
+for (const p of all) {
+	const found = await engine.analyseReference(new Uint8Array(readFileSync(p.file)));
+	if (found?.face.embedding) clean.set(p.file, found.face.embedding);
+}
+
+interface Row {
+	damage: string;
+	photos: number;
+	noFace: number;
+	looks: Record<string, number>;
+	genuine: number;
+	falseNonMatch: number;
+	impostor: number;
+	falseMatch: number;
+	genuineScores: number[];
+	worstImpostor: number;
+	failures: string[];
+	ms: number[];
+}
+
+const rows: Row[] = [];
+for (const damage of selected) {
+	const row: Row = { damage, photos: 0, noFace: 0, looks: {}, genuine: 0, falseNonMatch: 0, impostor: 0, falseMatch: 0, genuineScores: [], worstImpostor: -1, failures: [], ms: [] };
+	for (const p of all) {
+		if (!clean.has(p.file)) continue; // a photo the clean analysis cannot read says nothing about damage
+		const damaged = await DAMAGES[damage](readFileSync(p.file));
+		const started = performance.now();
+		const found = await engine.analyseReference(new Uint8Array(damaged));
+		row.ms.push(performance.now() - started);
+		row.photos++;
+		const name = p.file.split('/').pop()!;
+		if (!found?.face.embedding) {
+			row.noFace++;
+			row.failures.push(`${name}: no face`);
+			continue;
+		}
+		row.looks[found.look] = (row.looks[found.look] ?? 0) + 1;
+		for (const q of all) {
+			const other = clean.get(q.file);
+			if (!other || q.file === p.file) continue;
+			const s = cosineSimilarity(found.face.embedding, other);
+			if (q.identity === p.identity) {
+				row.genuine++;
+				row.genuineScores.push(s);
+				if (s < MATCH_THRESHOLD) {
+					row.falseNonMatch++;
+					row.failures.push(`${name} vs ${q.file.split('/').pop()}: ${s.toFixed(2)}`);
+				}
+			} else {
+				row.impostor++;
+				row.worstImpostor = Math.max(row.worstImpostor, s);
+				if (s >= MATCH_THRESHOLD) {
+					row.falseMatch++;
+					row.failures.push(`${name} matched ${q.file.split('/').pop()}: ${s.toFixed(2)}`);
+				}
+			}
+		}
+	}
+	rows.push(row);
+	console.error(`${damage}: ${row.noFace}/${row.photos} no face, FNMR ${row.falseNonMatch}/${row.genuine}, FMR ${row.falseMatch}/${row.impostor}`);
+}
+
+const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)} % (${n}/${d})` : '–');
+const med = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[xs.length >> 1] : NaN);
+const out: string[] = [];
+out.push('# Reference photos under damage');
+out.push('');
+out.push(`${new Date().toISOString().slice(0, 10)}; ${all.length} face photos of ${new Set(all.map((p) => p.identity)).size} people from ${useShared ? '../shared/fixtures' : 'tests/fixtures'}; each damaged photo analysed as a reference (\`analyseReference\`) and compared with every other clean photo at the shipped threshold ${MATCH_THRESHOLD}.`);
+out.push('');
+out.push('| damage | no face found | FNMR | FMR | genuine similarity, median / lowest | highest impostor | looks that found the face | analysis ms, median |');
+out.push('|---|---|---|---|---|---|---|---:|');
+for (const r of rows) {
+	const lowest = r.genuineScores.length ? Math.min(...r.genuineScores).toFixed(2) : '–';
+	const looks = Object.entries(r.looks).map(([k, v]) => `${k} ${v}`).join(', ');
+	out.push(`| ${r.damage} | ${pct(r.noFace, r.photos)} | ${pct(r.falseNonMatch, r.genuine)} | ${pct(r.falseMatch, r.impostor)} | ${r.genuineScores.length ? med(r.genuineScores).toFixed(2) : '–'} / ${lowest} | ${r.worstImpostor >= 0 ? r.worstImpostor.toFixed(2) : '–'} | ${looks} | ${Math.round(med(r.ms))} |`);
+}
+out.push('');
+out.push('Failures:');
+out.push('');
+for (const r of rows) if (r.failures.length) out.push(`- **${r.damage}**: ${r.failures.join('; ')}`);
+const text = out.join('\n') + '\n';
+const file = arg('--out') ?? join(root, 'bench/results/face-damage-eval.md');
+mkdirSync(dirname(file), { recursive: true });
+writeFileSync(file, text);
+console.log(text);
