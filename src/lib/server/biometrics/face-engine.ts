@@ -12,6 +12,7 @@ import type { RgbaImage } from '#lib/face/image.ts';
 import type { FaceSessions, OrtRuntime, OrtSession } from '#lib/face/ort-runtime.ts';
 import { loadInTurn } from '../event-loop.ts';
 import { faceModelForRuntime } from './face-model-weights.js';
+import { ORIENTATION_MARGIN, uprightness } from './face-orientation.ts';
 import { decodeImage, type DecodedImage } from './image-decode.ts';
 
 const require = createRequire(import.meta.url);
@@ -97,37 +98,73 @@ export class FaceEngine {
 	/**
 	 * The subject of a reference photo (an ID photo, a profile picture), with the care a reference
 	 * deserves: when the detector finds nothing, the photo gets a second look (padded, for a face
-	 * cropped tight to its edges; turned 90°, 180° and 270°, for one stored sideways without EXIF);
-	 * among several faces, the subject is the sharpest of those near the largest in size, not simply
-	 * the largest (a blurred face in the background can be bigger). Null: no face in any of them.
+	 * cropped tight to its edges; zoomed, for a face small in a large photo); among several faces, the
+	 * subject is the sharpest of those near the largest in size, not simply the largest (a blurred face
+	 * in the background can be bigger). A photo stored sideways or upside down without EXIF is read the
+	 * way up its face is (face-orientation.ts): the detector finds turned faces too, and one read the
+	 * wrong way up matched no one. Null: no face in any look.
 	 */
 	async analyseReference(bytes: Uint8Array): Promise<{ face: FaceAnalysis; look: ReferenceLook } | null> {
-		for (const look of REFERENCE_LOOKS) {
-			const views = look === 'zoomed' ? zoomedViews(await decodeImage(bytes, ZOOM_DECODE_SIDE)) : [await decodeImage(look === 'asIs' ? bytes : await referenceVariant(bytes, look))];
-			const candidates: { face: FaceAnalysis; image: RgbaImage }[] = [];
-			// Zoomed, a tile is cut when its turn comes and kept only while it holds a candidate.
-			for (const image of views) {
-				let faces = await this.exclusive((p) => p.analyse(image, { liveness: false, embed: false, maxFaces: 4 }));
-				// Every extra look is another chance for the detector to see a face in a cup: a second look
-				// only counts a detection as sure as real faces are (they score 0.999–1.000 on the fixtures;
-				// the coffee cup turned upside down 0.955).
-				if (look !== 'asIs') faces = faces.filter((f) => f.score >= SECOND_LOOK_MIN_SCORE);
-				// A texture the detector found at one scale is not the subject (evidence-analysis.ts does the same).
-				for (const f of faces) if (f.score >= SURE_DETECTION_SCORE || (await this.exclusive((p) => p.closerLook(image, f.box))) >= CLOSER_LOOK_SCORE) candidates.push({ face: f, image });
-			}
-			// Tiles are crops at one scale, so their boxes compare; a face two tiles share is one candidate twice.
-			const subject = subjectOf(candidates.map((c) => ({ ...c, box: c.face.box, quality: c.face.quality })));
-			if (!subject) continue;
-			// Embed the subject only (the others were only candidates), on the pixels it was found in.
-			const embedding = await this.exclusive((p) => p.embed(subject.image, subject.face.landmarks5));
-			return { face: { ...subject.face, embedding }, look };
+		const stored = await decodeImage(bytes);
+		const found = (await this.#subjectIn(stored, 'asIs')) ?? (await this.#subjectIn(await decodeImage(await paddedVariant(bytes)), 'padded'));
+		// Every way up is looked at, also when the photo's own found a face: which is upright is decided
+		// between them (a sideways face is found as such, and only the comparison tells).
+		const ways = found ? [found] : [];
+		for (const [look, degrees] of TURNS) {
+			const turned = await this.#subjectIn(turnRgba(stored, degrees), look);
+			if (turned) ways.push(turned);
 		}
-		return null;
+		let best: ReferenceSubject | null = ways[0] ?? null;
+		if (ways.length > 1) {
+			const scored: (ReferenceSubject & { upright: number })[] = [];
+			for (const way of ways) scored.push({ ...way, upright: await this.exclusive((p) => uprightness(p, way.image, way.face)) });
+			let top = scored[0];
+			for (const way of scored.slice(1)) {
+				// The photo as stored (or padded) stays unless another way up is clearly more upright.
+				const margin = found && top === scored[0] ? ORIENTATION_MARGIN : 0;
+				if (way.upright > top.upright + margin) top = way;
+			}
+			best = top;
+		}
+		const subject = best ?? (await this.#subjectIn(zoomedViews(await decodeImage(bytes, ZOOM_DECODE_SIDE)), 'zoomed'));
+		if (!subject) return null;
+		// Embed the subject only (the others were only candidates), on the pixels it was found in.
+		const embedding = await this.exclusive((p) => p.embed(subject.image, subject.face.landmarks5));
+		return { face: { ...subject.face, embedding }, look: subject.look };
+	}
+
+	/** The subject of one look at a reference photo (null: no face the look may count). */
+	async #subjectIn(view: RgbaImage | Iterable<RgbaImage>, look: ReferenceLook): Promise<ReferenceSubject | null> {
+		const views = 'data' in view ? [view] : view;
+		const candidates: { face: FaceAnalysis; image: RgbaImage }[] = [];
+		// Zoomed, a tile is cut when its turn comes and kept only while it holds a candidate.
+		for (const image of views) {
+			let faces = await this.exclusive((p) => p.analyse(image, { liveness: false, embed: false, maxFaces: 4 }));
+			// Every extra look is another chance for the detector to see a face in a cup: a second look
+			// only counts a detection as sure as real faces are (they score 0.999–1.000 on the fixtures;
+			// the coffee cup turned upside down 0.955).
+			if (look !== 'asIs') faces = faces.filter((f) => f.score >= SECOND_LOOK_MIN_SCORE);
+			// A texture the detector found at one scale is not the subject (evidence-analysis.ts does the same).
+			for (const f of faces) if (f.score >= SURE_DETECTION_SCORE || (await this.exclusive((p) => p.closerLook(image, f.box))) >= CLOSER_LOOK_SCORE) candidates.push({ face: f, image });
+		}
+		// Tiles are crops at one scale, so their boxes compare; a face two tiles share is one candidate twice.
+		const subject = subjectOf(candidates.map((c) => ({ ...c, box: c.face.box, quality: c.face.quality })));
+		return subject ? { face: subject.face, image: subject.image, look } : null;
 	}
 }
 
+interface ReferenceSubject {
+	face: FaceAnalysis;
+	image: RgbaImage;
+	look: ReferenceLook;
+}
+
 export type ReferenceLook = 'asIs' | 'padded' | 'turned90' | 'turned180' | 'turned270' | 'zoomed';
-const REFERENCE_LOOKS: readonly ReferenceLook[] = ['asIs', 'padded', 'turned90', 'turned180', 'turned270', 'zoomed'];
+const TURNS = [
+	['turned90', 90],
+	['turned180', 180],
+	['turned270', 270]
+] as const satisfies readonly (readonly [ReferenceLook, 90 | 180 | 270])[];
 
 /**
  * The zoomed look decodes the photo this large: a face of 120 px in a 4000-px photo keeps its pixels
@@ -162,14 +199,31 @@ function cropRgba(image: RgbaImage, x: number, y: number, width: number, height:
 	return { data, width, height };
 }
 
-async function referenceVariant(bytes: Uint8Array, look: Exclude<ReferenceLook, 'asIs' | 'zoomed'>): Promise<Uint8Array> {
-	const image = sharp(bytes).rotate();
-	if (look === 'padded') {
-		const { width = 0, height = 0 } = await sharp(bytes).metadata();
-		const pad = Math.round(Math.max(width, height) * 0.3);
-		return image.extend({ top: pad, bottom: pad, left: pad, right: pad, extendWith: 'mirror' }).png().toBuffer();
+/** The photo padded by 30 % of its longer side (mirrored edges), for a face cropped tight to its edges. */
+async function paddedVariant(bytes: Uint8Array): Promise<Uint8Array> {
+	const { width = 0, height = 0 } = await sharp(bytes).metadata();
+	const pad = Math.round(Math.max(width, height) * 0.3);
+	return sharp(bytes).rotate().extend({ top: pad, bottom: pad, left: pad, right: pad, extendWith: 'mirror' }).png().toBuffer();
+}
+
+/** The image turned clockwise by 90, 180 or 270 degrees (as sharp's rotate turns it). */
+export function turnRgba(image: RgbaImage, degrees: 90 | 180 | 270): RgbaImage {
+	const { width: w, height: h, data: src } = image;
+	const width = degrees === 180 ? w : h;
+	const height = degrees === 180 ? h : w;
+	const data = new Uint8Array(w * h * 4);
+	// Whole pixels at a time (a view needs a 4-aligned offset; copied when the decoder's is not).
+	const px = src.byteOffset % 4 === 0 ? new Uint32Array(src.buffer, src.byteOffset, w * h) : new Uint32Array(Uint8Array.from(src.subarray(0, w * h * 4)).buffer);
+	const out = new Uint32Array(data.buffer);
+	for (let y = 0; y < height; y++) {
+		for (let x = 0; x < width; x++) {
+			// The source pixel that lands on (x, y).
+			const sx = degrees === 90 ? y : degrees === 180 ? w - 1 - x : w - 1 - y;
+			const sy = degrees === 90 ? h - 1 - x : degrees === 180 ? h - 1 - y : x;
+			out[y * width + x] = px[sy * w + sx];
+		}
 	}
-	return image.rotate(look === 'turned90' ? 90 : look === 'turned180' ? 180 : 270).png().toBuffer();
+	return { data, width, height };
 }
 
 const SECOND_LOOK_MIN_SCORE = 0.99;
