@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { MATCH_THRESHOLD } from '../../src/lib/domain/face/thresholds.ts';
 import { cosineSimilarity } from '../../src/lib/face/embedding.ts';
+import { MIN_REFERENCE_FACE_WIDTH } from '../../src/lib/face/face-thresholds.ts';
 import { FaceEngine } from '../../src/lib/server/biometrics/face-engine.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -104,6 +105,8 @@ interface Row {
 	damage: string;
 	photos: number;
 	noFace: number;
+	/** Refused as too small to compare (compareWithReference: no verdict, not a non-match). */
+	tooSmall: number;
 	looks: Record<string, number>;
 	genuine: number;
 	falseNonMatch: number;
@@ -117,7 +120,7 @@ interface Row {
 
 const rows: Row[] = [];
 for (const damage of selected) {
-	const row: Row = { damage, photos: 0, noFace: 0, looks: {}, genuine: 0, falseNonMatch: 0, impostor: 0, falseMatch: 0, genuineScores: [], worstImpostor: -1, failures: [], ms: [] };
+	const row: Row = { damage, photos: 0, noFace: 0, tooSmall: 0, looks: {}, genuine: 0, falseNonMatch: 0, impostor: 0, falseMatch: 0, genuineScores: [], worstImpostor: -1, failures: [], ms: [] };
 	for (const p of all) {
 		if (!clean.has(p.file)) continue; // a photo the clean analysis cannot read says nothing about damage
 		const damaged = await DAMAGES[damage](readFileSync(p.file));
@@ -131,6 +134,11 @@ for (const damage of selected) {
 			row.failures.push(`${name}: no face`);
 			continue;
 		}
+		if (found.face.box.width < MIN_REFERENCE_FACE_WIDTH) {
+			row.tooSmall++;
+			row.failures.push(`${name}: face ${Math.round(found.face.box.width)} px, too small to compare`);
+			continue;
+		}
 		row.looks[found.look] = (row.looks[found.look] ?? 0) + 1;
 		for (const q of all) {
 			const other = clean.get(q.file);
@@ -141,7 +149,7 @@ for (const damage of selected) {
 				row.genuineScores.push(s);
 				if (s < MATCH_THRESHOLD) {
 					row.falseNonMatch++;
-					row.failures.push(`${name} vs ${q.file.split('/').pop()}: ${s.toFixed(2)}`);
+					row.failures.push(`${name} (face ${Math.round(found.face.box.width)} px) vs ${q.file.split('/').pop()}: ${s.toFixed(2)}`);
 				}
 			} else {
 				row.impostor++;
@@ -154,7 +162,7 @@ for (const damage of selected) {
 		}
 	}
 	rows.push(row);
-	console.error(`${damage}: ${row.noFace}/${row.photos} no face, FNMR ${row.falseNonMatch}/${row.genuine}, FMR ${row.falseMatch}/${row.impostor}`);
+	console.error(`${damage}: ${row.noFace}/${row.photos} no face, ${row.tooSmall} too small, FNMR ${row.falseNonMatch}/${row.genuine}, FMR ${row.falseMatch}/${row.impostor}`);
 }
 
 const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)} % (${n}/${d})` : '–');
@@ -164,12 +172,12 @@ out.push('# Reference photos under damage');
 out.push('');
 out.push(`${new Date().toISOString().slice(0, 10)}; ${all.length} face photos of ${new Set(all.map((p) => p.identity)).size} people from ${useShared ? '../shared/fixtures' : 'tests/fixtures'}; each damaged photo analysed as a reference (\`analyseReference\`) and compared with every other clean photo at the shipped threshold ${MATCH_THRESHOLD}.`);
 out.push('');
-out.push('| damage | no face found | FNMR | FMR | genuine similarity, median / lowest | highest impostor | looks that found the face | analysis ms, median |');
-out.push('|---|---|---|---|---|---|---|---:|');
+out.push('| damage | no face found | too small to compare | FNMR | FMR | genuine similarity, median / lowest | highest impostor | looks that found the face | analysis ms, median |');
+out.push('|---|---|---|---|---|---|---|---|---:|');
 for (const r of rows) {
 	const lowest = r.genuineScores.length ? Math.min(...r.genuineScores).toFixed(2) : '–';
 	const looks = Object.entries(r.looks).map(([k, v]) => `${k} ${v}`).join(', ');
-	out.push(`| ${r.damage} | ${pct(r.noFace, r.photos)} | ${pct(r.falseNonMatch, r.genuine)} | ${pct(r.falseMatch, r.impostor)} | ${r.genuineScores.length ? med(r.genuineScores).toFixed(2) : '–'} / ${lowest} | ${r.worstImpostor >= 0 ? r.worstImpostor.toFixed(2) : '–'} | ${looks} | ${Math.round(med(r.ms))} |`);
+	out.push(`| ${r.damage} | ${pct(r.noFace, r.photos)} | ${pct(r.tooSmall, r.photos)} | ${pct(r.falseNonMatch, r.genuine)} | ${pct(r.falseMatch, r.impostor)} | ${r.genuineScores.length ? med(r.genuineScores).toFixed(2) : '–'} / ${lowest} | ${r.worstImpostor >= 0 ? r.worstImpostor.toFixed(2) : '–'} | ${looks} | ${Math.round(med(r.ms))} |`);
 }
 out.push('');
 out.push('Failures:');

@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
-import { referencePresent, sessionReferenceKey } from './face-reference.ts';
+import { MATCH_THRESHOLD } from '#lib/domain/face/thresholds.ts';
+import { FaceEngine } from '../../biometrics/face-engine.ts';
+import { compareWithReference, referencePresent, sessionReferenceKey, type ReferenceDeps } from './face-reference.ts';
 
 const compare = (extra: Partial<NodeOf<'face_compare'>> = {}) =>
 	({ id: 'cmp', type: 'face_compare', referenceImageSource: 'session', outcomes: { match: 'end', noMatch: 'end', imageUnavailable: 'end' }, ...extra }) as NodeOf<'face_compare'>;
@@ -23,5 +27,28 @@ describe('sessionReferenceKey', () => {
 		expect(sessionReferenceKey(compare(), { email: 'a@b.c', documentPortrait: 'not an image record' })).toBeNull();
 		expect(referencePresent(compare(), session, {})).toBe(false);
 		expect(referencePresent(compare(), session, { documentPortrait: portrait })).toBe(true);
+	});
+});
+
+describe('compareWithReference: a reference face too small to compare', () => {
+	const fixture = (name: string) => readFileSync(new URL(`../../../../../tests/fixtures/faces/${name}`, import.meta.url));
+	const provided = compare({ referenceImageSource: 'providedData', referenceImageKey: 'photo' });
+	const withPhoto = async (bytes: Buffer) => ({ settings: { providedData: { photo: bytes.toString('base64') } } }) as never;
+	const unused = () => Promise.reject(new Error('not used'));
+
+	it('is refused as unusable below 32 px, and compared above it', { timeout: 30_000 }, async () => {
+		const engine = await FaceEngine.create();
+		const deps: ReferenceDeps = { engine: async () => engine, sink: {} as never, fetchImage: unused, protect: unused };
+		const probe = (await engine.analyseReference(fixture('barack_obama_2.jpg')))!.face.embedding!;
+		const photo = fixture('barack_obama_1.jpg');
+		const faceWidth = (await engine.analyseReference(photo))!.face.box.width;
+		const { width = 0 } = await sharp(photo).metadata();
+		// The whole photo shrunk until its face is ~20 px wide (the embedding is no longer his), then ~60 px.
+		const shrunk = (face: number) => sharp(photo).resize({ width: Math.round((width * face) / faceWidth) }).jpeg({ quality: 90 }).toBuffer();
+		const tiny = await compareWithReference(provided, await withPhoto(await shrunk(20)), {}, probe, deps);
+		expect(tiny.ok).toBe(false);
+		expect(tiny.ok ? '' : tiny.error).toMatch(/too small to compare \(\d+ px wide; at least 32\)/);
+		const small = await compareWithReference(provided, await withPhoto(await shrunk(60)), {}, probe, deps);
+		expect(small.ok && small.similarity).toBeGreaterThanOrEqual(MATCH_THRESHOLD);
 	});
 });
