@@ -14,7 +14,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import sharp from 'sharp';
+import sharp, { type OutputInfo, type Sharp } from 'sharp';
 import { MATCH_THRESHOLD } from '../../src/lib/domain/face/thresholds.ts';
 import { cosineSimilarity } from '../../src/lib/face/embedding.ts';
 import { LIVENESS_THRESHOLD } from '../../src/lib/face/face-thresholds.ts';
@@ -50,7 +50,7 @@ const VGA: Camera = { width: 640, height: 480 };
  * where the frame reaches past them (no pasted rectangle: a photo's edge inside the frame is what a
  * print held up looks like). A hand-held phone: the face a few pixels elsewhere in each frame.
  */
-async function frame(photo: Buffer, face: Box, camera: Camera, seed: number): Promise<{ data: Buffer; info: sharp.OutputInfo }> {
+async function frame(photo: Buffer, face: Box, camera: Camera, seed: number): Promise<{ data: Buffer; info: OutputInfo }> {
 	const scale = (0.38 * camera.height) / face.height;
 	const rw = Math.round(camera.width / scale);
 	const rh = Math.round(camera.height / scale);
@@ -80,7 +80,7 @@ function noisy(raw: Buffer, sigma: number, seed: number): Buffer {
 }
 
 type Damage = (photo: Buffer, face: Box, seed: number) => Promise<Buffer>;
-const jpeg = (raw: Buffer, info: sharp.OutputInfo, q = 90, post?: (s: sharp.Sharp) => sharp.Sharp) => {
+const jpeg = (raw: Buffer, info: OutputInfo, q = 90, post?: (s: Sharp) => Sharp) => {
 	const s = sharp(raw, { raw: { width: info.width, height: info.height, channels: info.channels } });
 	return (post ? post(s) : s).jpeg({ quality: q }).toBuffer();
 };
