@@ -63,19 +63,7 @@ const faceTestMode = z
 	.looseObject({ challenge: z.enum(CHALLENGES).optional(), injection: enforce, lightChallenge: enforce, continuousTurn: enforce })
 	.optional();
 
-export const recognitionNodeSchema = z.looseObject({
-	...base('recognition'),
-	outcomes: fixedOutcomes('recognition'),
-	timeoutSeconds,
-	testMode: faceTestMode
-});
 
-export const livenessNodeSchema = z.looseObject({
-	...base('liveness_detection'),
-	outcomes: fixedOutcomes('liveness_detection'),
-	timeoutSeconds,
-	testMode: faceTestMode
-});
 
 export const documentScanNodeSchema = z.looseObject({
 	...base('document_scan'),
@@ -100,15 +88,13 @@ const referenceFields = {
 	similarityThreshold: z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1').optional()
 };
 
-export const faceScanNodeSchema = z.looseObject({
-	testMode: faceTestMode,
-	...base('face_scan'),
-	mode: z.enum(FACE_SCAN_MODES),
-	outcomes: fixedOutcomes('face_scan'),
+/**
+ * The spec's face_scan capture fields. Every face node type captures with the same page and reads
+ * them when present (face.contract.ts faceSettingsOf), so every one checks them: a liveness node
+ * with `captureDelay: 1e9` would hold for ever, `detectionInterval: 0` would spin the page.
+ */
+const captureFields = {
 	captureInstructions: shortText(1000).optional(),
-	saveToField: shortText(128).min(1).optional(),
-	requireLiveness: z.boolean().optional(),
-	...referenceFields,
 	captureDelay: z.int().min(0).max(60_000).optional(),
 	detectionInterval: z.int().min(16).max(5_000).optional(),
 	qualityThreshold: z.number().min(0).max(1).optional(),
@@ -118,7 +104,36 @@ export const faceScanNodeSchema = z.looseObject({
 	enableSound: z.boolean().optional(),
 	enableHaptics: z.boolean().optional(),
 	useWebGL: z.boolean().optional(),
-	maxRetries: z.int().min(0).max(10).optional(),
+	maxRetries: z.int().min(0).max(10).optional()
+};
+
+export const recognitionNodeSchema = z.looseObject({
+	...base('recognition'),
+	outcomes: fixedOutcomes('recognition'),
+	/** The 1:N match threshold (faceSettingsOf), as face_scan's for 1:1. */
+	similarityThreshold: z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1').optional(),
+	...captureFields,
+	timeoutSeconds,
+	testMode: faceTestMode
+});
+
+export const livenessNodeSchema = z.looseObject({
+	...base('liveness_detection'),
+	outcomes: fixedOutcomes('liveness_detection'),
+	...captureFields,
+	timeoutSeconds,
+	testMode: faceTestMode
+});
+
+export const faceScanNodeSchema = z.looseObject({
+	testMode: faceTestMode,
+	...base('face_scan'),
+	mode: z.enum(FACE_SCAN_MODES),
+	outcomes: fixedOutcomes('face_scan'),
+	saveToField: shortText(128).min(1).optional(),
+	requireLiveness: z.boolean().optional(),
+	...referenceFields,
+	...captureFields,
 	timeoutSeconds
 });
 
@@ -127,6 +142,7 @@ export const faceCompareNodeSchema = z.looseObject({
 	...base('face_compare'),
 	outcomes: fixedOutcomes('face_compare'),
 	...referenceFields,
+	...captureFields,
 	timeoutSeconds
 });
 

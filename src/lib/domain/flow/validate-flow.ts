@@ -129,7 +129,7 @@ function semanticIssues(node: FlowNode): { field: string; message: string }[] {
 			out.push({ field: 'referenceImageUrl', message: "is required when referenceImageSource is 'url'" });
 		}
 	}
-	if (node.type === 'face_scan' && node.minFaceSize !== undefined && node.maxFaceSize !== undefined && node.minFaceSize > node.maxFaceSize) {
+	if ((node.type === 'face_scan' || node.type === 'liveness_detection' || node.type === 'recognition' || node.type === 'face_compare') && node.minFaceSize !== undefined && node.maxFaceSize !== undefined && node.minFaceSize > node.maxFaceSize) {
 		out.push({ field: 'minFaceSize', message: 'must not be larger than maxFaceSize' });
 	}
 	if (node.type === 'two_factor' || node.type === 'two_factor_email' || node.type === 'two_factor_sms') {
