@@ -7,7 +7,7 @@ import { cosineSimilarity } from '#lib/face/embedding.ts';
 import { MATCH_THRESHOLD } from '#lib/domain/face/thresholds.ts';
 import { LIVENESS_THRESHOLD } from '#lib/face/face-thresholds.ts';
 import type { FaceAnalysis } from '#lib/face/face-pipeline.ts';
-import { FaceEngine, subjectOf, turnRgba, zoomedViews } from './face-engine.ts';
+import { FaceEngine, levelRgba, subjectOf, turnRgba, zoomedViews } from './face-engine.ts';
 import { decodeImage } from './image-decode.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../../../../tests/fixtures/faces/${name}`, import.meta.url));
@@ -130,6 +130,24 @@ describe('FaceEngine.analyseReference: the subject of a reference photo', () => 
 			expect(found?.look, name).toBe(look);
 			expect(cosineSimilarity(found!.face.embedding!, await embeddingOf(other)), name).toBeGreaterThan(0.9);
 		}
+	});
+
+	it('reads a dark photo with its levels stretched, and it is the same person', async () => {
+		// A sixth of the light: the detector was unsure of the face (0.87, no face) or the embedding
+		// drifted from the person's; levelled, the face is sure and matches.
+		const dark = await sharp(fixture('joe_biden_2_800w.jpg')).linear(0.15, 0).jpeg({ quality: 88 }).toBuffer();
+		const found = await engine.analyseReference(dark);
+		expect(found?.look).toBe('levelled');
+		expect(cosineSimilarity(found!.face.embedding!, await embeddingOf('joe_biden_2_800w.jpg'))).toBeGreaterThan(0.8);
+	});
+
+	it('levels only a photo that does not span the range', () => {
+		const flat = { width: 4, height: 4, data: new Uint8Array(64).map((_, i) => (i % 4 === 3 ? 255 : 20 + (i % 16))) };
+		const levelled = levelRgba(flat)!;
+		expect(Math.min(...levelled.data.filter((_, i) => i % 4 !== 3))).toBe(0);
+		expect(Math.max(...levelled.data.filter((_, i) => i % 4 !== 3))).toBe(255);
+		const full = { width: 2, height: 1, data: new Uint8Array([0, 0, 0, 255, 255, 255, 255, 255]) };
+		expect(levelRgba(full)).toBeNull();
 	});
 
 	it('keeps upright photos as they are', async () => {
