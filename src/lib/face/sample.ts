@@ -27,6 +27,19 @@ export const LANDMARK_FORMAT: TensorFormat = { channels: 'gray', mean: 0, scale:
 /** Grey 0–255: quality metrics. */
 export const GRAY_FORMAT: TensorFormat = { channels: 'gray', mean: 0, scale: 1 };
 
+/** Writes one output pixel (r, g, b in 0–255) at index `i` of each plane, in the format's order and scale. */
+function writeSample(out: Float32Array, i: number, plane: number, format: TensorFormat, r: number, g: number, b: number): void {
+	const { mean, scale } = format;
+	if (format.channels === 'gray') {
+		out[i] = (0.299 * r + 0.587 * g + 0.114 * b - mean) * scale;
+		return;
+	}
+	const bgr = format.channels === 'bgr';
+	out[i] = ((bgr ? b : r) - mean) * scale;
+	out[plane + i] = (g - mean) * scale;
+	out[2 * plane + i] = ((bgr ? r : b) - mean) * scale;
+}
+
 /**
  * Fills `out` (CHW, `width`×`height`) by sampling `image` at `toSource`·(u, v) for every output pixel
  * (u, v), in OpenCV's warpAffine convention (pixel centres at integer coordinates). Bilinear; when the
@@ -51,8 +64,6 @@ export function sampleAffine(
 	const src = image.data;
 	const sw = image.width;
 	const sh = image.height;
-	const bgr = format.channels === 'bgr';
-	const { mean, scale } = format;
 	const inv = 1 / (k * k);
 	for (let v = 0; v < height; v++) {
 		for (let u = 0; u < width; u++) {
@@ -96,17 +107,7 @@ export function sampleAffine(
 					}
 				}
 			}
-			r *= inv;
-			g *= inv;
-			bl *= inv;
-			const i = v * width + u;
-			if (planes === 1) {
-				out[i] = (0.299 * r + 0.587 * g + 0.114 * bl - mean) * scale;
-			} else {
-				out[i] = ((bgr ? bl : r) - mean) * scale;
-				out[plane + i] = (g - mean) * scale;
-				out[2 * plane + i] = ((bgr ? r : bl) - mean) * scale;
-			}
+			writeSample(out, v * width + u, plane, format, r * inv, g * inv, bl * inv);
 		}
 	}
 	return out;
@@ -215,8 +216,6 @@ function separableResize(image: RgbaImage, map: Affine, k: number, width: number
 		return line;
 	};
 	const plane = width * height;
-	const bgr = format.channels === 'bgr';
-	const { mean, scale } = format;
 	const acc = new Float64Array(3 * width);
 	for (let v = 0; v < height; v++) {
 		const first = rows.start[v];
@@ -236,19 +235,7 @@ function separableResize(image: RgbaImage, map: Affine, k: number, width: number
 			const w = rows.weight[t];
 			for (let i = 0; i < 3 * width; i++) acc[i] += w * line[i];
 		}
-		for (let u = 0; u < width; u++) {
-			const r = acc[3 * u];
-			const g = acc[3 * u + 1];
-			const bl = acc[3 * u + 2];
-			const i = v * width + u;
-			if (planes === 1) {
-				out[i] = (0.299 * r + 0.587 * g + 0.114 * bl - mean) * scale;
-			} else {
-				out[i] = ((bgr ? bl : r) - mean) * scale;
-				out[plane + i] = (g - mean) * scale;
-				out[2 * plane + i] = ((bgr ? r : bl) - mean) * scale;
-			}
-		}
+		for (let u = 0; u < width; u++) writeSample(out, v * width + u, plane, format, acc[3 * u], acc[3 * u + 1], acc[3 * u + 2]);
 	}
 	return out;
 }
