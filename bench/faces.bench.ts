@@ -199,7 +199,7 @@ Where a frame's time goes (medians of 30 frames): detector on the 640×480 <vide
 
 ## End to end: a cooperative user, node open → next screen (production build, ${journeys} sessions each, medians)
 
-Fake camera that does what the page asks (frontal portrait; the head turned left while the challenge shows). 390×844, en. Spec defaults (captureDelay 3 s). Each session a new browser context.
+Fake camera that does what the page asks (frontal portrait; the head turned left while the challenge shows). 390×844, en. Defaults: face_scan holds 3 s (captureDelay), the liveness node 1.5 s before its challenge. Each session a new browser context.
 
 | | face_scan | liveness_detection (turnLeft) | face_scan, CPU 4× | liveness, CPU 4× | target |
 |---|---|---|---|---|---|
