@@ -242,7 +242,7 @@ export class CaptureMachine {
 			if (!this.#busy && due < passive && held >= (delay * due) / passive) void this.#grab('passive', check.box);
 			return;
 		}
-		this.#set({ box: check.box, message: guidanceFor(check.verdict.reasons) });
+		this.#set({ box: check.box, message: guidanceFor(check.verdict.reasons, check.lightBehind) });
 		if (phase === 'holding') {
 			this.#failingSince ||= now;
 			if (now - this.#failingSince > HOLD_GRACE_MS) {

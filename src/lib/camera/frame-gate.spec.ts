@@ -3,6 +3,7 @@ import { createQualityScratch } from '#lib/face/quality.ts';
 import type { Box } from '#lib/face/image.ts';
 import { scaleDetectorFrame, type DetectedFace, type DetectorFrame } from './detector.ts';
 import { checkFrame, createCropMemo, MAX_REUSED_FRAMES, type CropReader } from './frame-gate.ts';
+import { guidanceFor } from './guidance.ts';
 
 /** A frontal face: keypoints placed symmetrically in the box. */
 function face(box: Box): DetectedFace {
@@ -79,5 +80,38 @@ describe('detection on a scaled copy of the frame', () => {
 		expect(full.faces[0].box).toEqual({ x: 240, y: 140, width: 160, height: 160 });
 		expect(full.faces[0].keypoints[2]).toEqual({ x: 320, y: 228 });
 		expect(full.faces[0].score).toBe(0.95);
+	});
+});
+
+describe('light from behind', () => {
+	/** A crop reader: the face crop at `face`, the surroundings' crop (24 px) bright at `around` with the face dark in its middle third. */
+	function scene(face: number, around: number): CropReader {
+		return (_box, size, out) => {
+			for (let i = 0; i < size * size; i++) {
+				const x = i % size;
+				const y = Math.floor(i / size);
+				const middle = size === 24 && x >= 8 && x < 16 && y >= 8 && y < 16;
+				// A fine texture so the face is sharp; its level is what is measured.
+				const level = size === 24 && !middle ? around : face;
+				out[i] = level + ((x + y) % 2 ? 15 : -15);
+			}
+		};
+	}
+
+	it('tells a dark face against a bright window to turn towards the light, not to find a brighter place', () => {
+		const check = checkFrame(frame(BOX), {}, scene(40, 230), createQualityScratch());
+		expect(check.verdict.reasons).toContain('tooDark');
+		expect(check.lightBehind).toBe(true);
+		expect(guidanceFor(check.verdict.reasons, check.lightBehind)).toBe('guidance.lightBehind');
+	});
+
+	it('keeps "find a brighter place" for a dark room, and says nothing of the light for a lit face', () => {
+		const dim = checkFrame(frame(BOX), {}, scene(40, 60), createQualityScratch());
+		expect(dim.verdict.reasons).toContain('tooDark');
+		expect(dim.lightBehind).toBeUndefined();
+		expect(guidanceFor(dim.verdict.reasons, dim.lightBehind)).toBe('guidance.moreLight');
+		const lit = checkFrame(frame(BOX), {}, scene(140, 250), createQualityScratch());
+		expect(lit.verdict.reasons).not.toContain('tooDark');
+		expect(lit.lightBehind).toBeUndefined();
 	});
 });

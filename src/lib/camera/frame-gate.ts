@@ -18,6 +18,8 @@ export interface LiveCheck {
 	/** The largest face's box (detector pixels) and its fr_detect-like square, or null. */
 	box: Box | null;
 	frBox: Box | null;
+	/** Too dark with bright surroundings: the light is behind the user (a window), not missing. */
+	lightBehind?: boolean;
 }
 
 /** Reads a grey crop of `box` from the current frame into `out` (size × size, 0–255). */
@@ -88,5 +90,37 @@ export function checkFrame(frame: DetectorFrame, settings: Partial<QualitySettin
 			eyeAspectRatio: NaN
 		}
 	};
-	return { quality, verdict: qualityGate(quality, settings), box: largest.box, frBox };
+	const verdict = qualityGate(quality, settings);
+	const lightBehind = faces.length === 1 && verdict.reasons.includes('tooDark') && surroundingsOutshine(frBox, luminance, readCrop);
+	return { quality, verdict, box: largest.box, frBox, ...(lightBehind ? { lightBehind } : {}) };
+}
+
+/** Side of the grey crop of the face's surroundings (the face is its middle third). */
+const SURROUNDINGS_SIZE = 24;
+const surroundings = new Float32Array(SURROUNDINGS_SIZE * SURROUNDINGS_SIZE);
+/** The surroundings outshine a dark face by this much (0–255) when the light comes from behind it. */
+const BACKLIGHT_MARGIN = 60;
+const BACKLIGHT_MIN = 150;
+
+/**
+ * Whether what is around a too-dark face is bright: a window or a lamp behind the user, whose camera
+ * then exposes for the light and leaves the face dark. "Find a brighter place" would send them towards
+ * the window; they need to turn so the light falls on their face. Read only for a face already too dark.
+ */
+function surroundingsOutshine(face: Box, faceLuminance: number, readCrop: CropReader): boolean {
+	const side = 3 * Math.max(face.width, face.height);
+	readCrop({ x: face.x + face.width / 2 - side / 2, y: face.y + face.height / 2 - side / 2, width: side, height: side }, SURROUNDINGS_SIZE, surroundings);
+	const third = SURROUNDINGS_SIZE / 3;
+	let sum = 0;
+	let n = 0;
+	for (let y = 0; y < SURROUNDINGS_SIZE; y++) {
+		for (let x = 0; x < SURROUNDINGS_SIZE; x++) {
+			// The middle third is the face itself.
+			if (x >= third && x < 2 * third && y >= third && y < 2 * third) continue;
+			sum += surroundings[y * SURROUNDINGS_SIZE + x];
+			n++;
+		}
+	}
+	const around = sum / n;
+	return around >= BACKLIGHT_MIN && around >= faceLuminance + BACKLIGHT_MARGIN;
 }

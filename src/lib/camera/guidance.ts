@@ -16,9 +16,14 @@ const REASON_KEYS: Record<QualityReason, string> = {
 	tooBright: 'guidance.tooBright'
 };
 
-/** The key for the most actionable failed check (the gate lists them most actionable first). */
-export function guidanceFor(reasons: readonly QualityReason[]): string {
-	return reasons.length ? REASON_KEYS[reasons[0]] : 'guidance.good';
+/**
+ * The key for the most actionable failed check (the gate lists them most actionable first). A face
+ * too dark against bright surroundings (`lightBehind`) is told to turn towards the light, not to find
+ * a brighter place.
+ */
+export function guidanceFor(reasons: readonly QualityReason[], lightBehind = false): string {
+	if (!reasons.length) return 'guidance.good';
+	return reasons[0] === 'tooDark' && lightBehind ? 'guidance.lightBehind' : REASON_KEYS[reasons[0]];
 }
 
 export const challengeKey = (c: Challenge) => `guidance.${c}`;
