@@ -47,7 +47,8 @@ describe('qualityGate', () => {
 	});
 
 	it('lists several failures in the fixed order', () => {
-		expect(gate({ faceSize: 50, sharpness: 5, luminance: 20 }).reasons).toEqual(['tooSmall', 'blurry', 'tooDark']);
+		// Light before blur: a dark face also reads as blurry, and the user needs to hear about the light.
+		expect(gate({ faceSize: 50, sharpness: 5, luminance: 20 }).reasons).toEqual(['tooSmall', 'tooDark', 'blurry']);
 	});
 
 	it('names the weakest check when only the overall score is below qualityThreshold', () => {

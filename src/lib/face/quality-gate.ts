@@ -18,9 +18,11 @@ export const QUALITY_REASONS = [
 	'tooLarge',
 	'offCentre',
 	'notFrontal',
-	'blurry',
+	// Light before blur: a dark face has little contrast, so it also reads as blurry, and "hold
+	// still" is no help to someone who needs light (seen with a face in front of a window).
 	'tooDark',
-	'tooBright'
+	'tooBright',
+	'blurry'
 ] as const;
 export type QualityReason = (typeof QUALITY_REASONS)[number];
 
