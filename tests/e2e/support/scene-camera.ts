@@ -76,14 +76,18 @@ export async function sceneCamera(page: Page, scenes: Record<string, string | Sc
 			continue;
 		}
 		const stills = (Array.isArray(scene) ? scene : [scene]).map((s) => (typeof s === 'string' ? { still: s } : s));
-		specs[name] = stills.map(({ still: file, flip = false, seconds = 1 }) => ({
-			src: `data:${file.endsWith('.png') ? 'image/png' : 'image/jpeg'};base64,${readFileSync(path.join(FIXTURES, file)).toString('base64')}`,
-			crop: file.startsWith('faces/') ? (FACE_CROPS[path.basename(file)] ?? null) : null,
-			// As in the clips: a document fills about two thirds of the frame, a face a bit more.
-			fit: file.startsWith('faces/') ? [1200 / 1280, 660 / 720] : [0.72, 0.86],
-			flip,
-			seconds
-		}));
+		specs[name] = stills.map(({ still: file, flip = false, seconds = 1 }) => {
+			// A face still: under faces/, or a copy of one made by a test (tests/.tmp/faces/…).
+			const face = file.startsWith('faces/') || file.includes('/faces/');
+			return {
+				src: `data:${file.endsWith('.png') ? 'image/png' : 'image/jpeg'};base64,${readFileSync(path.join(FIXTURES, file)).toString('base64')}`,
+				crop: face ? (FACE_CROPS[path.basename(file)] ?? null) : null,
+				// As in the clips: a document fills about two thirds of the frame, a face a bit more.
+				fit: face ? ([1200 / 1280, 660 / 720] as [number, number]) : ([0.72, 0.86] as [number, number]),
+				flip,
+				seconds
+			};
+		});
 	}
 	// Run from a tsx script (scripts/eval/liveness-attacks.ts), esbuild's keepNames wraps the named
 	// functions below in `__name(…)`, a helper the page does not have: without it the camera is never installed.
