@@ -129,7 +129,10 @@ export class FaceEngine {
 		let best: ReferenceSubject | null = ways[0] ?? null;
 		if (ways.length > 1) {
 			const scored: (ReferenceSubject & { upright: number })[] = [];
-			for (const way of ways) scored.push({ ...way, upright: await this.exclusive((p) => uprightness(p, way.image, way.face)) });
+			for (const way of ways) {
+				const { upright, embedding } = await this.exclusive((p) => uprightness(p, way.image, way.face));
+				scored.push({ ...way, face: { ...way.face, embedding }, upright });
+			}
 			let top = scored[0];
 			for (const way of scored.slice(1)) {
 				// The photo as stored (or padded) stays unless another way up is clearly more upright.
@@ -140,8 +143,9 @@ export class FaceEngine {
 		}
 		const subject = best ?? (await this.#subjectIn(zoomedViews(await decodeImage(bytes, ZOOM_DECODE_SIDE)), 'zoomed'));
 		if (!subject) return null;
-		// Embed the subject only (the others were only candidates), on the pixels it was found in.
-		const embedding = await this.exclusive((p) => p.embed(subject.image, subject.face.landmarks5));
+		// Embed the subject only (the others were only candidates), on the pixels it was found in;
+		// comparing the ways up has embedded it already.
+		const embedding = subject.face.embedding ?? (await this.exclusive((p) => p.embed(subject.image, subject.face.landmarks5)));
 		return { face: { ...subject.face, embedding }, look: subject.look };
 	}
 

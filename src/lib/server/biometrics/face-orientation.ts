@@ -26,12 +26,16 @@ export interface Embedder {
 }
 
 /**
- * How upright the face is: its embedding's agreement with its mirror image's, less a tenth of how
+ * How upright the face is (`upright`): its embedding's agreement with its mirror image's, less a tenth of how
  * bright the eyes are against the nose bridge. Higher is more upright; only comparisons between the
  * ways up of one photo mean anything (on the 11 fixture faces the upright way scored 0.04–0.10 above
  * the best turned one).
  */
-export async function uprightness(embedder: Embedder, image: RgbaImage, face: { box: Box; landmarks: Landmarks68; landmarks5: Landmarks5; embedding?: Float32Array | null }): Promise<number> {
+export async function uprightness(
+	embedder: Embedder,
+	image: RgbaImage,
+	face: { box: Box; landmarks: Landmarks68; landmarks5: Landmarks5; embedding?: Float32Array | null }
+): Promise<{ upright: number; embedding: Float32Array }> {
 	const own = face.embedding ?? (await embedder.embed(image, face.landmarks5));
 	const { mirrored, five } = mirroredFace(image, face.box, face.landmarks5);
 	const agreement = cosineSimilarity(own, await embedder.embed(mirrored, five));
@@ -39,7 +43,8 @@ export async function uprightness(embedder: Embedder, image: RgbaImage, face: { 
 	const lum = (indices: number[]) => indices.reduce((sum, i) => sum + meanLuminance(image, point(face.landmarks, i).x, point(face.landmarks, i).y, r), 0) / indices.length;
 	const bridge = lum(BRIDGE);
 	const eyes = bridge > 0 ? lum(EYES) / bridge : 1;
-	return agreement - EYE_WEIGHT * eyes;
+	// The face's own embedding comes back too: the way up that wins needs no second one.
+	return { upright: agreement - EYE_WEIGHT * eyes, embedding: own };
 }
 
 /** The region around the face, mirrored left to right, with the five points mirrored into it (eyes and mouth corners swap sides). */
