@@ -4,7 +4,7 @@ import { rectCorners } from './polygon.ts';
 import { createRaster } from './raster.ts';
 import { boxesAlong, skewByProjection, skewFromBoxes, skewHypotheses } from './skew.ts';
 import { dbPostprocess, type TextBox } from './text-detection.ts';
-import { fillLineGaps, flipQuad, groupTextLines } from './text-lines.ts';
+import { fillLineGaps, flipQuad, groupTextLines, linesAround } from './text-lines.ts';
 import { rotateRaster } from './warp.ts';
 
 function box(cx: number, cy: number, width: number, height: number, angle = 0): TextBox {
@@ -145,5 +145,33 @@ describe('fillLineGaps', () => {
 	it('adds nothing between lines one spacing apart, or further apart than two', () => {
 		expect(fillLineGaps(block([386, 438, 490], [770, 770, 770]))).toHaveLength(3);
 		expect(fillLineGaps(block([200, 490], [770, 770]))).toHaveLength(2);
+	});
+});
+
+describe('linesAround: an MRZ block seated on its one clean line', () => {
+	const [anchor] = groupTextLines([box(600, 825, 1130, 35, 0)], 0);
+
+	it('puts lines one pitch (1.9 heights) apart above and below, as long as the anchor, a little taller', () => {
+		const lines = linesAround(anchor, 2, 1);
+		expect(lines).toHaveLength(4);
+		expect(lines[2]).toBe(anchor);
+		const height = anchor.height;
+		expect(lines.map((l) => Math.round(l.y))).toEqual([-2, -1, 0, 1].map((k) => Math.round(anchor.y + k * 1.9 * height)));
+		for (const l of [lines[0], lines[1], lines[3]]) {
+			expect(l.boxes).toBe(0);
+			expect([l.x0, l.x1]).toEqual([anchor.x0, anchor.x1]);
+			expect(l.height).toBeCloseTo(1.2 * height, 5);
+			// Centred where the pitch puts it.
+			expect((l.y0 + l.y1) / 2 - (anchor.y0 + anchor.y1) / 2).toBeCloseTo(l.y - anchor.y, 5);
+		}
+	});
+
+	it('follows the anchor along a tilted page', () => {
+		const [tilted] = groupTextLines([box(600, 825, 1130, 35, 5)], 5);
+		const [above] = linesAround(tilted, 1, 0);
+		// One pitch across the text: up and a little to the right for a line running down to the right.
+		const dx = above.quad[0][0] - tilted.quad[0][0];
+		const dy = above.quad[0][1] - tilted.quad[0][1];
+		expect(Math.atan2(dx, -dy) * (180 / Math.PI)).toBeCloseTo(5, 0);
 	});
 });

@@ -160,6 +160,29 @@ export function alignBlock(lines: readonly TextLine[]): TextLine[] {
 	});
 }
 
+/**
+ * The lines of an MRZ block seated on one clean line of it (`anchor`): MRZ lines are evenly spaced
+ * and start and end together, so where the detector lost a line (an overprint crossing it merged it
+ * with the print into one box twice a line's height, or took it away altogether) its place is still
+ * known. `above` and `below` lines each side, one pitch apart (1.9 heights: MRZ lines stand 1.7–2.2
+ * of their height apart), each a little taller than the anchor (`grow`) for the pitch's error.
+ */
+export function linesAround(anchor: TextLine, above: number, below: number, { pitch = 1.9, grow = 1.2 } = {}): TextLine[] {
+	const step = pitch * anchor.height;
+	const half = (grow * anchor.height) / 2;
+	const mid = (anchor.y0 + anchor.y1) / 2;
+	const out: TextLine[] = [];
+	for (let k = -above; k <= below; k++) {
+		if (k === 0) {
+			out.push(anchor);
+			continue;
+		}
+		const l = { angle: anchor.angle, x0: anchor.x0, x1: anchor.x1, y0: mid + k * step - half, y1: mid + k * step + half };
+		out.push({ ...l, quad: lineQuad(l), width: l.x1 - l.x0, height: l.y1 - l.y0, y: anchor.y + k * step, boxes: 0 });
+	}
+	return out;
+}
+
 /** The same line seen upside down: corners turned by 180° (for documents held the wrong way up). */
 export function flipQuad(q: Quad): Quad {
 	return [q[2], q[3], q[0], q[1]];

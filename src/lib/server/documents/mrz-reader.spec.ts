@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseMrzLines } from '#lib/documents/mrz-parse.ts';
-import { vouchedConfidence } from './mrz-reader.ts';
+import { lineQuad, type TextLine } from '#lib/documents/text-lines.ts';
+import { mrzLikeLines, vouchedConfidence } from './mrz-reader.ts';
 
 const now = new Date('2026-11-22T12:00:00Z');
 // A TD2 card with no optional data, read two ways that differ in the given names only.
@@ -26,5 +27,33 @@ describe('vouchedConfidence: the text reading vouches field by field', () => {
 		const b = parseMrzLines(['VSXCODOCKKI<YEDIPE<<KAROLINA<<<<<<<<', '82PG00BOV9XCO9701218<2305020<<<<<<<<'], { now });
 		expect([a.checkDigitsValid, b.checkDigitsValid]).toEqual([true, true]);
 		expect(vouchedConfidence({ documentNumber: 0.99, lastName: 0.96 }, a, b)).toEqual({ documentNumber: 0, lastName: 0.96 });
+	});
+});
+
+describe('mrzLikeLines: which text lines may be the MRZ', () => {
+	const line = (x0: number, x1: number, y: number, height = 30): TextLine => {
+		const l = { angle: 0, x0, x1, y0: y - height / 2, y1: y + height / 2 };
+		return { ...l, quad: lineQuad(l), width: x1 - x0, height, y, boxes: 1 };
+	};
+
+	it('keeps long thin lines and drops short ones elsewhere on the page', () => {
+		const caption = line(300, 500, 300);
+		const name = line(50, 1180, 760);
+		const numbers = line(50, 1180, 825);
+		expect(mrzLikeLines([caption, name, numbers])).toEqual([name, numbers]);
+	});
+
+	it('keeps a short line right above an MRZ line that starts where it starts (its filler run missed by the detector)', () => {
+		// `POKIRDIYETHYE` found without its 31 fillers: 470 px against the next line's 1132.
+		const name = line(56, 526, 763, 29);
+		const numbers = line(52, 1185, 825, 32);
+		expect(mrzLikeLines([name, numbers])).toEqual([name, numbers]);
+		// Not when it starts elsewhere (a caption, a signature), stands two lines away, or has other glyphs.
+		expect(mrzLikeLines([line(400, 870, 763, 29), numbers])).toEqual([numbers]);
+		expect(mrzLikeLines([line(56, 526, 700, 29), numbers])).toEqual([numbers]);
+		expect(mrzLikeLines([line(56, 526, 780, 14), numbers])).toEqual([numbers]);
+		// A stamp's word between two MRZ lines (seed 808 #120): closer than a line pitch.
+		const stamped = [line(52, 1188, 763, 36), line(99, 224, 796, 29), line(46, 1191, 825, 45)];
+		expect(mrzLikeLines(stamped)).toEqual([stamped[0], stamped[2]]);
 	});
 });

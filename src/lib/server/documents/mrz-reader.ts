@@ -4,7 +4,7 @@ import { parseMrzLines, readMrzFromText, type MrzReading, type ParseMrzOptions }
 import type { Quad, Raster } from '#lib/documents/raster.ts';
 import { boxesAlong, skewHypotheses } from '#lib/documents/skew.ts';
 import type { TextBox } from '#lib/documents/text-detection.ts';
-import { alignBlock, fillLineGaps, flipQuad, groupTextLines, type TextLine } from '#lib/documents/text-lines.ts';
+import { alignBlock, fillLineGaps, flipQuad, groupTextLines, linesAround, type TextLine } from '#lib/documents/text-lines.ts';
 import type { OcrEngine } from './ocr-engine.ts';
 
 export interface MrzStageTimings {
@@ -28,10 +28,24 @@ export interface MrzReadResult {
 	timings: MrzStageTimings;
 }
 
-/** MRZ lines are long and thin: 30–44 glyphs about 2.5 mm apart, glyphs about 2.5–3 mm tall. */
-function mrzLikeLines(lines: readonly TextLine[]): TextLine[] {
+/**
+ * MRZ lines are long and thin: 30–44 glyphs about 2.5 mm apart, glyphs about 2.5–3 mm tall. A line
+ * right above or below such a line, starting where it starts, with glyphs as tall, is one too even
+ * when short: the detector can miss a long filler run (a TD3 name line `POKIRDIYETHYE` was found
+ * without its 31 fillers, 470 px against the next line's 1132) and alignBlock gives it back its length.
+ */
+export function mrzLikeLines(lines: readonly TextLine[]): TextLine[] {
 	const widest = Math.max(0, ...lines.map((l) => l.width));
-	return lines.filter((l) => l.width >= 0.45 * widest && l.width >= 10 * l.height && l.height > 4);
+	const long = (l: TextLine) => l.width >= 0.45 * widest && l.width >= 10 * l.height && l.height > 4;
+	// One line pitch away (1.3–2.5 heights: a stamp's word between two MRZ lines is closer), the left
+	// edges within a glyph height, glyphs as tall.
+	const besideLong = (l: TextLine, n: TextLine | undefined) => {
+		if (!n || !long(n)) return false;
+		const h = Math.max(n.height, l.height);
+		const gap = Math.abs(n.y - l.y);
+		return gap >= 1.3 * h && gap <= 2.5 * h && Math.abs(l.x0 - n.x0) <= n.height && l.height >= 0.7 * n.height && l.height <= 1.4 * n.height && l.width >= 3 * l.height;
+	};
+	return lines.filter((l, i) => long(l) || besideLong(l, lines[i - 1]) || besideLong(l, lines[i + 1]));
 }
 
 const MAX_CANDIDATES = 5;
@@ -40,6 +54,12 @@ const MAX_CANDIDATES = 5;
  * unstretched reads chevrons better on soft, low-resolution scans.
  */
 const STRETCHES = [1.5, 1] as const;
+/**
+ * Then, when neither read the lines, unstretched in three windows cut between glyphs: the recogniser
+ * loses the letters of a line that is mostly fillers (a surname alone on a TD3 name line) when it
+ * sees the whole line, and reads them in a window (line-windows.ts).
+ */
+const READS: readonly { stretch: number; windows?: number }[] = [...STRETCHES.map((stretch) => ({ stretch })), { stretch: 1, windows: 3 }];
 
 const score = (r: MrzReading) => r.checks.filter((c) => c.valid).length / Math.max(1, r.checks.length);
 
@@ -101,6 +121,18 @@ export async function readMrz(engine: OcrEngine, image: Raster, options: ParseMr
 	return result!;
 }
 
+/**
+ * The line an MRZ block can be seated on: the lowest candidate no taller than its thinnest fellow
+ * by more than a third (a line merged with an overprint stands twice as tall), long enough to be
+ * one. Null when there is no candidate.
+ */
+function cleanLine(candidates: readonly TextLine[]): TextLine | null {
+	if (candidates.length === 0) return null;
+	const thinnest = Math.min(...candidates.map((l) => l.height));
+	const clean = candidates.filter((l) => l.height <= 1.35 * thinnest && l.width >= 10 * l.height);
+	return clean.at(-1) ?? null;
+}
+
 /** Directions tried at most: the MRZ band's, then one other (a facing page, a photo turned 90°). */
 const MAX_DIRECTIONS = 2;
 
@@ -113,47 +145,64 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 	timings.parse += performance.now() - t;
 	const result: MrzReadResult & { sawFiller: boolean } = { reading: null, skew, flipped: false, ocrLines: [], boxes, mrzQuads: [], timings, sawFiller: false };
 	type Pass = { flipped: boolean; texts: string[]; quads: Quad[] };
-	let best: ({ reading: MrzReading } & Pass) | null = null;
-	let bestConstrained: (Constrained & Pass) | null = null;
+	// Kept in one object: the readings are found inside readLines (a closure), where narrowing cannot follow them.
+	const found: { best: ({ reading: MrzReading } & Pass) | null; constrained: (Constrained & Pass) | null } = { best: null, constrained: null };
 	let lastTexts: string[] = [];
 	let sawFiller = false;
+	/** Reads `ordered` (page order) upwards from its bottom line, one read setting, keeping the best readings. */
+	const readLines = async (ordered: readonly TextLine[], flipped: boolean, { stretch, windows }: (typeof READS)[number]) => {
+		const texts: string[] = [];
+		const quads: Quad[] = [];
+		const scores: (MrzLineScores | undefined)[] = [];
+		// The MRZ is at the bottom of the page: read upwards and stop as soon as a group checks out.
+		for (let i = ordered.length - 1; i >= 0; i--) {
+			const quad = flipped ? flipQuad(ordered[i].quad) : ordered[i].quad;
+			t = performance.now();
+			const { text, mrzScores } = await engine.recognize(image, quad, { alphabet: MRZ_ALPHABET, stretch, windows });
+			timings.rec += performance.now() - t;
+			texts.unshift(text);
+			quads.unshift(quad);
+			scores.unshift(mrzScores);
+			if (text.includes('<<')) sawFiller = true;
+			// Every MRZ has filler runs; three lines without one mean this is not the MRZ end of the page.
+			if (texts.length >= 3 && !texts.some((x) => x.includes('<<'))) break;
+			if (texts.length < 2) continue;
+			t = performance.now();
+			const reading = readMrzFromText(texts, options);
+			const constrained = options.constrained === false ? null : decodeTopWindows(scores, texts, options);
+			timings.parse += performance.now() - t;
+			if (reading && (!found.best || score(reading) > score(found.best.reading))) found.best = { reading, flipped, texts: texts.slice(), quads: quads.slice() };
+			if (constrained && (!found.constrained || score(constrained.reading) > score(found.constrained.reading) || (score(constrained.reading) === score(found.constrained.reading) && constrained.logLikelihood > found.constrained.logLikelihood))) {
+				found.constrained = { ...constrained, flipped, texts: texts.slice(), quads: quads.slice() };
+			}
+			if (constrained?.reading.checkDigitsValid || reading?.checkDigitsValid) break;
+		}
+		lastTexts = texts;
+	};
+	const checked = () => !!(found.constrained?.reading.checkDigitsValid || found.best?.reading.checkDigitsValid);
 	for (const flipped of [false, true]) {
 		// Upside down only when nothing read the right way up even looked like an MRZ.
 		if (flipped && sawFiller) break;
 		// Page order top to bottom; upside down, the image's top line is the page's bottom line.
 		const ordered = flipped ? candidates.slice().reverse() : candidates;
 		// Upside-down pages are rare: one stretch is enough to notice one.
-		for (const stretch of flipped ? STRETCHES.slice(0, 1) : STRETCHES) {
-			const texts: string[] = [];
-			const quads: Quad[] = [];
-			const scores: (MrzLineScores | undefined)[] = [];
-			// The MRZ is at the bottom of the page: read upwards and stop as soon as a group checks out.
-			for (let i = ordered.length - 1; i >= 0; i--) {
-				const quad = flipped ? flipQuad(ordered[i].quad) : ordered[i].quad;
-				t = performance.now();
-				const { text, mrzScores } = await engine.recognize(image, quad, { alphabet: MRZ_ALPHABET, stretch });
-				timings.rec += performance.now() - t;
-				texts.unshift(text);
-				quads.unshift(quad);
-				scores.unshift(mrzScores);
-				if (text.includes('<<')) sawFiller = true;
-				// Every MRZ has filler runs; three lines without one mean this is not the MRZ end of the page.
-				if (texts.length >= 3 && !texts.some((x) => x.includes('<<'))) break;
-				if (texts.length < 2) continue;
-				t = performance.now();
-				const reading = readMrzFromText(texts, options);
-				const constrained = options.constrained === false ? null : decodeTopWindows(scores, texts, options);
-				timings.parse += performance.now() - t;
-				if (reading && (!best || score(reading) > score(best.reading))) best = { reading, flipped, texts: texts.slice(), quads: quads.slice() };
-				if (constrained && (!bestConstrained || score(constrained.reading) > score(bestConstrained.reading) || (score(constrained.reading) === score(bestConstrained.reading) && constrained.logLikelihood > bestConstrained.logLikelihood))) {
-					bestConstrained = { ...constrained, flipped, texts: texts.slice(), quads: quads.slice() };
-				}
-				if (constrained?.reading.checkDigitsValid || reading?.checkDigitsValid) break;
-			}
-			lastTexts = texts;
-			if (bestConstrained?.reading.checkDigitsValid) break;
+		for (const read of flipped ? READS.slice(0, 1) : READS) {
+			await readLines(ordered, flipped, read);
+			if (found.constrained?.reading.checkDigitsValid) break;
 		}
-		if (best || bestConstrained) break;
+		if (found.best || found.constrained) break;
+	}
+	// Nothing read as an MRZ at all: the block seated on its one clean line, where the detector lost
+	// or merged the others (an overprint across a line), read the usual two ways. Not when a reading
+	// only failed its check digits: seated crops then traded a failing number for a passing misread
+	// elsewhere (seed 909 #42, a stamped TD1), which a retake would have confirmed.
+	const anchor = found.best || found.constrained ? null : cleanLine(candidates);
+	if (anchor) {
+		const seated = linesAround(anchor, 2, 2).filter((l) => l === anchor || (l.y > 0 && l.y < image.height));
+		for (const read of READS.slice(0, 2)) {
+			await readLines(seated, false, read);
+			if (checked()) break;
+		}
 	}
 	result.sawFiller = sawFiller;
 	result.ocrLines = lastTexts;
@@ -168,15 +217,15 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 		const conf = target.fieldConfidence ?? other?.fieldConfidence;
 		if (conf && other) target.fieldConfidence = vouchedConfidence(conf, target, other);
 	};
-	let chosen: typeof best;
-	if (bestConstrained?.reading.checkDigitsValid) {
-		chosen = bestConstrained;
-		if (best?.reading.checkDigitsValid) vouch(bestConstrained.reading, best.reading);
-	} else if (best?.reading.checkDigitsValid) {
-		chosen = best;
-		if (bestConstrained) vouch(best.reading, bestConstrained.reading);
+	let chosen: typeof found.best;
+	if (found.constrained?.reading.checkDigitsValid) {
+		chosen = found.constrained;
+		if (found.best?.reading.checkDigitsValid) vouch(found.constrained.reading, found.best.reading);
+	} else if (found.best?.reading.checkDigitsValid) {
+		chosen = found.best;
+		if (found.constrained) vouch(found.best.reading, found.constrained.reading);
 	} else {
-		chosen = bestConstrained && (!best || score(bestConstrained.reading) >= score(best.reading)) ? bestConstrained : best;
+		chosen = found.constrained && (!found.best || score(found.constrained.reading) >= score(found.best.reading)) ? found.constrained : found.best;
 	}
 	if (chosen) {
 		result.reading = chosen.reading;

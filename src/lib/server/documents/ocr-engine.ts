@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import ort from 'onnxruntime-node';
 import { classIndices, ctcGreedyDecode, MRZ_ALPHABET, MRZ_FILLER_WEIGHT, type CtcResult } from '#lib/documents/ctc-decode.ts';
 import type { MrzLineScores } from '#lib/documents/mrz-decode.ts';
-import { resize, type Quad, type Raster } from '#lib/documents/raster.ts';
+import { windowCuts } from '#lib/documents/line-windows.ts';
+import { crop, resize, type Quad, type Raster } from '#lib/documents/raster.ts';
 import { dbPostprocess, type TextBox } from '#lib/documents/text-detection.ts';
 import { warpQuad } from '#lib/documents/warp.ts';
 import { loadInTurn } from '../event-loop.ts';
@@ -32,6 +33,8 @@ const STD = [0.229, 0.224, 0.225];
 const DET_INPUT = MEAN.map((mean, ch) => Float64Array.from({ length: 256 }, (_, v) => (v / 255 - mean) / STD[ch]));
 const REC_INPUT = Float64Array.from({ length: 256 }, (_, v) => (v / 255 - 0.5) / 0.5);
 export const REC_HEIGHT = 48;
+/** Strip columns per recogniser time step (PP-OCRv4 rec downsamples the width by 8). */
+const REC_STEP = 8;
 /** Recognition cost grows with width; 44 glyphs need far fewer than 1600 columns (200 CTC steps). */
 const REC_MAX_WIDTH = 2400;
 
@@ -54,6 +57,8 @@ export interface RecognizeOptions {
 	alphabet?: string;
 	/** Horizontal stretch of the line crop: OCR-B's narrow glyphs read better wider. */
 	stretch?: number;
+	/** Read the line in this many windows cut between glyphs, their time steps laid end to end (line-windows.ts). */
+	windows?: number;
 }
 
 /** PaddleOCR v4 detection + recognition on onnxruntime-node. Load once, share. */
@@ -115,12 +120,44 @@ export class OcrEngine {
 		const hq = Math.max(Math.hypot(quad[3][0] - quad[0][0], quad[3][1] - quad[0][1]), Math.hypot(quad[2][0] - quad[1][0], quad[2][1] - quad[1][1]));
 		const width = Math.min(REC_MAX_WIDTH, Math.max(16, Math.round((REC_HEIGHT * wq * stretch) / Math.max(1, hq))));
 		const strip = warpQuad(image, quad, width, REC_HEIGHT, [255, 255, 255]);
-		return this.recognizeStrip(strip, options.alphabet);
+		return options.windows && options.windows > 1 ? this.recognizeWindows(strip, options.windows, options.alphabet) : this.recognizeStrip(strip, options.alphabet);
+	}
+
+	/**
+	 * Recognition of a strip (height 48) in windows cut between glyphs, one model run each, their
+	 * time steps concatenated into one reading of the whole line: the same decoding, confidences
+	 * and glyph positions follow as for a strip read whole.
+	 */
+	async recognizeWindows(strip: Raster, count: number, alphabet?: string): Promise<RecognitionResult> {
+		// A cut within a quarter window of the equal division; MRZ cells are ~1/30–1/44 of the line.
+		const cuts = windowCuts(strip, count, { reach: strip.width / (4 * count), step: REC_STEP });
+		const parts: { data: Float32Array; steps: number }[] = [];
+		let classes = 0;
+		for (let i = 0; i + 1 < cuts.length; i++) {
+			const piece = crop(strip, cuts[i], 0, cuts[i + 1] - cuts[i], strip.height);
+			const probs = await this.#run(piece);
+			classes = probs.classes;
+			parts.push({ data: probs.data, steps: probs.steps });
+		}
+		const steps = parts.reduce((n, p) => n + p.steps, 0);
+		const scores = new Float32Array(steps * classes);
+		let at = 0;
+		for (const p of parts) {
+			scores.set(p.data.subarray(0, p.steps * classes), at);
+			at += p.steps * classes;
+		}
+		return this.#decode(scores, steps, classes, strip, alphabet);
 	}
 
 	/** Recognition of an already rectified strip (any size; scaled to height 48). */
 	async recognizeStrip(strip: Raster, alphabet?: string): Promise<RecognitionResult> {
 		const s = strip.height === REC_HEIGHT ? strip : resize(strip, (strip.width * REC_HEIGHT) / strip.height, REC_HEIGHT);
+		const { data, steps, classes } = await this.#run(s);
+		return this.#decode(data, steps, classes, s, alphabet);
+	}
+
+	/** The recogniser's per-step class probabilities for a strip 48 high. */
+	async #run(s: Raster): Promise<{ data: Float32Array; steps: number; classes: number }> {
 		const { width: w, channels: c, data } = s;
 		const plane = w * REC_HEIGHT;
 		const input = new Float32Array(3 * plane);
@@ -128,11 +165,14 @@ export class OcrEngine {
 		const out = await this.rec.run({ x: new ort.Tensor('float32', input, [1, 3, REC_HEIGHT, w]) });
 		const probs = out[this.rec.outputNames[0]];
 		const [, steps, classes] = probs.dims as number[];
+		return { data: probs.data as Float32Array, steps, classes };
+	}
+
+	#decode(scores: Float32Array, steps: number, classes: number, strip: Raster, alphabet?: string): RecognitionResult {
 		const mrz = alphabet === MRZ_ALPHABET;
 		const allowed = alphabet === undefined ? undefined : mrz ? this.mrzClasses : classIndices(this.labels, alphabet);
-		const scores = probs.data as Float32Array;
 		const greedy = ctcGreedyDecode(scores, steps, classes, this.labels, allowed, mrz ? this.mrzWeights : undefined);
-		return mrz ? { ...greedy, mrzScores: { ...this.mrzScores(scores, steps, classes), strip: s } } : greedy;
+		return mrz ? { ...greedy, mrzScores: { ...this.mrzScores(scores, steps, classes), strip } } : greedy;
 	}
 
 	/**
