@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseMrzLines } from '#lib/documents/mrz-parse.ts';
 import { lineQuad, type TextLine } from '#lib/documents/text-lines.ts';
-import { mrzLikeLines, vouchedConfidence } from './mrz-reader.ts';
+import { rectCorners } from '#lib/documents/polygon.ts';
+import { createRaster, type Quad } from '#lib/documents/raster.ts';
+import type { TextBox } from '#lib/documents/text-detection.ts';
+import type { OcrEngine } from './ocr-engine.ts';
+import { mrzLikeLines, readMrz, vouchedConfidence } from './mrz-reader.ts';
 
 const now = new Date('2026-11-22T12:00:00Z');
 // A TD2 card with no optional data, read two ways that differ in the given names only.
@@ -55,5 +59,34 @@ describe('mrzLikeLines: which text lines may be the MRZ', () => {
 		// A stamp's word between two MRZ lines (seed 808 #120): closer than a line pitch.
 		const stamped = [line(52, 1188, 763, 36), line(99, 224, 796, 29), line(46, 1191, 825, 45)];
 		expect(mrzLikeLines(stamped)).toEqual([stamped[0], stamped[2]]);
+	});
+});
+
+describe('readMrz: an MRZ block seated on the one line that read as MRZ', () => {
+	// A recogniser that reads by where a line is: the number line at y 800 (a box 48 px across), the
+	// name line where it really is, 1.5 box heights above (its box was not found), junk elsewhere.
+	const MRZ = ['P<UTOHOLLOWAY<<EVELYN<GRACE<<<<<<<<<<<<<<<<<', 'X4R7K2M913UTO8803148F3407091ZE184226B<<<<<16'];
+	const box = (cy: number, width: number, height: number): TextBox => {
+		const rect = { cx: 90 + width / 2, cy, width, height, angle: 0 };
+		return { quad: rectCorners(rect), rect, score: 0.9 };
+	};
+	const read: number[] = [];
+	const engine = {
+		detect: async () => [box(650, 560, 25), box(700, 560, 22), box(800, 1130, 48)],
+		recognize: async (_image: unknown, quad: Quad) => {
+			const cy = (quad[0][1] + quad[3][1]) / 2;
+			read.push(Math.round(cy));
+			return { text: Math.abs(cy - 800) < 8 ? MRZ[1] : Math.abs(cy - (800 - 1.5 * 48)) < 8 ? MRZ[0] : 'DDHSI', confidence: 0.9 };
+		}
+	} as unknown as OcrEngine;
+
+	it('finds the name line no box was found for at the pitch where it stands', async () => {
+		const r = await readMrz(engine, createRaster(1300, 1000, 3, 255), { now });
+		expect(r.reading?.lines).toEqual(MRZ);
+		expect(r.reading?.checkDigitsValid).toBe(true);
+		// The printed lines above (thinner than the MRZ line) were not taken for the anchor: every
+		// seated line stands a whole pitch from the number line.
+		expect(read).toContain(Math.round(800 - 1.9 * 48));
+		expect(read).toContain(Math.round(800 - 1.5 * 48));
 	});
 });

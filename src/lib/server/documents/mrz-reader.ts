@@ -122,7 +122,24 @@ export async function readMrz(engine: OcrEngine, image: Raster, options: ParseMr
 }
 
 /**
- * The line an MRZ block can be seated on: the lowest candidate no taller than its thinnest fellow
+ * The line an MRZ block can be seated on when one read as an MRZ line: of those that read at least
+ * 30 MRZ characters (what else a page prints reads far shorter in that alphabet), the lowest whose
+ * box is not much taller than the thinnest of them (a line merged with an overprint stands twice as
+ * tall).
+ * A phone photo of a passport turned 20° read its number line whole (`PA09404097AUS…P<<<<08`) while
+ * the name line above was not found; the page's thinner printed lines above would have been taken by
+ * their height.
+ */
+function mrzReadLine(candidates: readonly TextLine[], readAs: ReadonlyMap<TextLine, string>): TextLine | null {
+	// As long as the shortest MRZ line; no filler needed (a TD3 number line with a full personal number has none).
+	const read = candidates.filter((l) => (readAs.get(l)?.length ?? 0) >= 30);
+	if (read.length === 0) return null;
+	const thinnest = Math.min(...read.map((l) => l.height));
+	return read.filter((l) => l.height <= 1.35 * thinnest).at(-1) ?? null;
+}
+
+/**
+ * Else the line an MRZ block can be seated on: the lowest candidate no taller than its thinnest fellow
  * by more than a third (a line merged with an overprint stands twice as tall), long enough to be
  * one. Null when there is no candidate.
  */
@@ -132,6 +149,9 @@ function cleanLine(candidates: readonly TextLine[]): TextLine | null {
 	const clean = candidates.filter((l) => l.height <= 1.35 * thinnest && l.width >= 10 * l.height);
 	return clean.at(-1) ?? null;
 }
+
+/** Line pitches (in line heights) tried when seating an MRZ block on one line: MRZ lines stand 1.7–2.2 glyph heights apart. */
+const SEAT_PITCHES = [1.9, 1.5, 1.2] as const;
 
 /** Directions tried at most: the MRZ band's, then one other (a facing page, a photo turned 90°). */
 const MAX_DIRECTIONS = 2;
@@ -149,6 +169,8 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 	const found: { best: ({ reading: MrzReading } & Pass) | null; constrained: (Constrained & Pass) | null } = { best: null, constrained: null };
 	let lastTexts: string[] = [];
 	let sawFiller = false;
+	// What each line read the first time (upright), to find the block's one MRZ line if a pass fails.
+	const readAs = new Map<TextLine, string>();
 	/** Reads `ordered` (page order) upwards from its bottom line, one read setting, keeping the best readings. */
 	const readLines = async (ordered: readonly TextLine[], flipped: boolean, { stretch, windows }: (typeof READS)[number]) => {
 		const texts: string[] = [];
@@ -160,6 +182,7 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 			t = performance.now();
 			const { text, mrzScores } = await engine.recognize(image, quad, { alphabet: MRZ_ALPHABET, stretch, windows });
 			timings.rec += performance.now() - t;
+			if (!flipped && !readAs.has(ordered[i])) readAs.set(ordered[i], text);
 			texts.unshift(text);
 			quads.unshift(quad);
 			scores.unshift(mrzScores);
@@ -196,12 +219,18 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 	// or merged the others (an overprint across a line), read the usual two ways. Not when a reading
 	// only failed its check digits: seated crops then traded a failing number for a passing misread
 	// elsewhere (seed 909 #42, a stamped TD1), which a retake would have confirmed.
-	const anchor = found.best || found.constrained ? null : cleanLine(candidates);
+	const read = found.best || found.constrained ? null : mrzReadLine(candidates, readAs);
+	const anchor = found.best || found.constrained ? null : (read ?? cleanLine(candidates));
 	if (anchor) {
-		const seated = linesAround(anchor, 2, 2).filter((l) => l === anchor || (l.y > 0 && l.y < image.height));
-		for (const read of READS.slice(0, 2)) {
-			await readLines(seated, false, read);
-			if (checked()) break;
+		// A line read as MRZ is worth more tries: its box can be taller than its glyphs (a page turned
+		// 20°: a box 48 px across for glyphs 30 high), which puts one pitch too far.
+		const pitches = read ? SEAT_PITCHES : SEAT_PITCHES.slice(0, 1);
+		seating: for (const pitch of pitches) {
+			const seated = linesAround(anchor, 2, 2, { pitch }).filter((l) => l === anchor || (l.y > 0 && l.y < image.height));
+			for (const read of READS.slice(0, 2)) {
+				await readLines(seated, false, read);
+				if (checked()) break seating;
+			}
 		}
 	}
 	result.sawFiller = sawFiller;
