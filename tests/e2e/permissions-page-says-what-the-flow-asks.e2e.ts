@@ -37,3 +37,29 @@ for (const [what, flow, line] of cases) {
 		}
 	});
 }
+
+// Why the camera is asked for: a document-only flow photographs a document and checks no face, so it
+// must not say the camera checks "that you are a real person and that it's really you".
+const documentOnly = [
+	{ id: 'start', type: 'start', outcome: 'doc' },
+	{ id: 'doc', type: 'document_scan', scanningMode: 'SINGLE_SIDE', allowedDocumentTypes: ['MRTD_TYPE_PASSPORT'], outcomes: { scanSuccess: 'end', userCancelled: 'end', scanTimeout: 'end' } },
+	{ id: 'end', type: 'end' }
+];
+const reasons: [string, Record<string, unknown>[], string, string][] = [
+	['a document scan only', documentOnly, 'Camera: to take a picture of your identity document.', "Camera: to check that you are a real person and that it's really you."],
+	['a face step', faceFlow([{ id: 'selfie', type: 'face_scan', mode: 'capture', ...QUICK }]), "Camera: to check that you are a real person and that it's really you.", 'Camera: to take a picture of your identity document.']
+];
+for (const [what, flow, said, notSaid] of reasons) {
+	test(`a flow with ${what} gives the camera's reason for that flow`, async ({ browser }) => {
+		const created = await createSession({ flow });
+		const context = await contextFor(browser, baseUrl());
+		try {
+			const page = await context.newPage();
+			await page.goto(created.path);
+			await expect(page.getByText(said, { exact: true })).toBeVisible();
+			await expect(page.getByText(notSaid, { exact: true })).toHaveCount(0);
+		} finally {
+			await context.close();
+		}
+	});
+}
