@@ -67,5 +67,6 @@ export const documentEvidenceRequestSchema = z
 export type DocumentEvidenceRequest = z.input<typeof documentEvidenceRequestSchema>;
 
 /** Why a try was not accepted (the page's `document.retry.*` messages). */
-export const DOCUMENT_RETRY_REASONS = ['unreadable', 'typeNotAllowed', 'typeUnknown', 'noDocument', 'blurry', 'glare'] as const;
+/** `uncertain`: read, but some characters not surely enough to pass (LOW_CONFIDENCE). */
+export const DOCUMENT_RETRY_REASONS = ['unreadable', 'uncertain', 'typeNotAllowed', 'typeUnknown', 'noDocument', 'blurry', 'glare'] as const;
 export type DocumentRetryReason = (typeof DOCUMENT_RETRY_REASONS)[number];

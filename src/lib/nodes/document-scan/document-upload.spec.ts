@@ -50,6 +50,9 @@ describe('uploadDocument', () => {
 			documentType: 'MRTD_TYPE_PASSPORT',
 			allowed: ['MRTD_TYPE_DL', 'MRTD_TYPE_IDENITY_CARD']
 		});
+		// A reading in doubt comes back as such (its own words: the document was read, a few characters were not clear).
+		const unsure = vi.fn(async () => reply(200, { state: state('doc'), notice: { code: 'document.retry', params: { reason: 'uncertain', triesLeft: 2 } } }));
+		expect(await uploadDocument(runner(), 'doc', [{ side: 'front', jpeg, t: 0 }], {}, unsure as unknown as typeof fetch)).toMatchObject({ kind: 'retry', reason: 'uncertain', triesLeft: 2 });
 		// An unknown reason from a newer server is shown as "unreadable", never as nothing.
 		const odd = vi.fn(async () => reply(200, { state: state('doc'), notice: { code: 'document.retry', params: { reason: 'somethingNew', triesLeft: 1 } } }));
 		expect(await uploadDocument(runner(), 'doc', [{ side: 'front', jpeg, t: 0 }], {}, odd as unknown as typeof fetch)).toMatchObject({ kind: 'retry', reason: 'unreadable', documentType: null, allowed: [] });

@@ -22,21 +22,25 @@ describe('document verdict', () => {
 		expect(refusalOf(unreadable(['NO_MRZ', 'NO_BARCODE']))).toBe('unreadable');
 	});
 	it('asks for another capture when a field was read with low confidence, even of an allowed type', () => {
-		expect(refusalOf(read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT'], ['LOW_CONFIDENCE']))).toBe('unreadable');
-		expect(judgeDocument(read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT'], ['LOW_CONFIDENCE']), { failed: 0, max: 3 })).toEqual({ kind: 'retry', reason: 'unreadable' });
+		expect(refusalOf(read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT'], ['LOW_CONFIDENCE']))).toBe('uncertain');
+		expect(judgeDocument(read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT'], ['LOW_CONFIDENCE']), { failed: 0, max: 3 })).toEqual({ kind: 'retry', reason: 'uncertain' });
+	});
+	it('names blur or glare behind an uncertain reading, where the picture showed them', () => {
+		expect(refusalOf(read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT'], ['LOW_CONFIDENCE', 'BLURRY', 'GLARE']))).toBe('blurry');
+		expect(refusalOf(read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT'], ['LOW_CONFIDENCE', 'GLARE']))).toBe('glare');
 	});
 	it('passes an uncertain reading that an earlier capture read the same, doubt kept, but not a refused type', () => {
 		const unsure = read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT'], ['LOW_CONFIDENCE']);
 		expect(judgeDocument(unsure, { failed: 1, max: 3 }, { confirmed: true })).toEqual({ kind: 'accept' });
-		expect(judgeDocument(unsure, { failed: 1, max: 3 }, { confirmed: false })).toEqual({ kind: 'retry', reason: 'unreadable' });
+		expect(judgeDocument(unsure, { failed: 1, max: 3 }, { confirmed: false })).toEqual({ kind: 'retry', reason: 'uncertain' });
 		expect(refusalOf(read('MRTD_TYPE_IDENITY_CARD', ['MRTD_TYPE_PASSPORT'], ['LOW_CONFIDENCE']), { confirmed: true })).toBe('typeNotAllowed');
 	});
 	it('does not take two captures agreeing on a reading whose check digits fail as confirmation', () => {
 		// Synthetic set, seed 1: 11 of the 18 wrong readings passed on a retake had a failing check
 		// digit; the same misread (OCR-B's O as 0) came back on the second photo.
 		const failing = read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT'], ['LOW_CONFIDENCE', 'CHECK_DIGIT_MISMATCH']);
-		expect(judgeDocument(failing, { failed: 1, max: 3 }, { confirmed: true })).toEqual({ kind: 'retry', reason: 'unreadable' });
-		expect(judgeDocument(failing, { failed: 2, max: 3 }, { confirmed: true })).toEqual({ kind: 'finish', outcome: 'scanTimeout', reason: 'unreadable' });
+		expect(judgeDocument(failing, { failed: 1, max: 3 }, { confirmed: true })).toEqual({ kind: 'retry', reason: 'uncertain' });
+		expect(judgeDocument(failing, { failed: 2, max: 3 }, { confirmed: true })).toEqual({ kind: 'finish', outcome: 'scanTimeout', reason: 'uncertain' });
 		// A failing check the recogniser is sure of is a misprint to report, not a doubt to retake.
 		expect(refusalOf(read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT'], ['CHECK_DIGIT_MISMATCH']))).toBeNull();
 	});

@@ -31,8 +31,13 @@ export function refusalOf(reading: Pick<ReadDocumentResult, 'status' | 'decision
 		return 'unreadable';
 	}
 	// A field the recogniser was unsure of (names have no check digit to catch a misread): ask for
-	// another capture rather than pass a possibly wrong value.
-	if (reading.problems.includes('LOW_CONFIDENCE') && !(options.confirmed && !reading.problems.includes('CHECK_DIGIT_MISMATCH'))) return 'unreadable';
+	// another capture rather than pass a possibly wrong value. The user hears what they can change:
+	// blur or glare where the picture showed it, else that a few characters were not clear (the
+	// document was read: "we couldn't read it" sent a third of the users of the generated set back to
+	// refit a document that was already whole in the frame).
+	if (reading.problems.includes('LOW_CONFIDENCE') && !(options.confirmed && !reading.problems.includes('CHECK_DIGIT_MISMATCH'))) {
+		return reading.problems.includes('BLURRY') ? 'blurry' : reading.problems.includes('GLARE') ? 'glare' : 'uncertain';
+	}
 	if (reading.decision && !reading.decision.accepted) {
 		return reading.decision.reason === 'DOCUMENT_TYPE_UNKNOWN' ? 'typeUnknown' : reading.decision.reason === 'DOCUMENT_UNREADABLE' ? 'unreadable' : 'typeNotAllowed';
 	}
