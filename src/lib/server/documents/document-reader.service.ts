@@ -13,6 +13,7 @@ import { readDocumentBarcodes, type BarcodeRead } from './barcode-reader.ts';
 import { decodeImage, encodeJpeg } from './image-io.ts';
 import { readMrz } from './mrz-reader.ts';
 import { readViz } from './viz-reader.ts';
+import { MIN_FIELD_CONFIDENCE } from '#lib/documents/field-confidence.ts';
 import { OcrEngine } from './ocr-engine.ts';
 import { PortraitFinder, type FaceBox } from './portrait-finder.ts';
 
@@ -95,13 +96,7 @@ export const DOCUMENT_PROBLEMS = {
 } as const;
 export type DocumentProblem = (typeof DOCUMENT_PROBLEMS)[keyof typeof DOCUMENT_PROBLEMS];
 
-/**
- * A field the recogniser was less sure of than this (mrz-decode.ts field confidence) makes the
- * reading uncertain: the page asks for another capture instead of passing a possibly wrong value.
- * Chosen on the generated set (scripts/eval/documents-synthetic.ts), never on the shared fixtures:
- * there, wrongly read names scored at most 0.68 and 90 % of rightly read ones above 0.8.
- */
-export const MIN_FIELD_CONFIDENCE = 0.75;
+export { MIN_FIELD_CONFIDENCE };
 
 /**
  * Fields read with less confidence than MIN_FIELD_CONFIDENCE; all of them when the reading has no

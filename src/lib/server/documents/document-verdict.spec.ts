@@ -25,6 +25,12 @@ describe('document verdict', () => {
 		expect(refusalOf(read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT'], ['LOW_CONFIDENCE']))).toBe('uncertain');
 		expect(judgeDocument(read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT'], ['LOW_CONFIDENCE']), { failed: 0, max: 3 })).toEqual({ kind: 'retry', reason: 'uncertain' });
 	});
+	it('says first that a type is not taken when its document code was read surely, not that a few characters were unclear', () => {
+		const card = (documentCode: number) => ({ ...read('MRTD_TYPE_IDENITY_CARD', ['MRTD_TYPE_PASSPORT'], ['LOW_CONFIDENCE']), mrz: { fieldConfidence: { documentCode, lastName: 0.4 } } });
+		expect(refusalOf(card(0.99))).toBe('typeNotAllowed');
+		// The type itself in doubt: another capture may read it otherwise.
+		expect(refusalOf(card(0.4))).toBe('uncertain');
+	});
 	it('names blur or glare behind an uncertain reading, where the picture showed them', () => {
 		expect(refusalOf(read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT'], ['LOW_CONFIDENCE', 'BLURRY', 'GLARE']))).toBe('blurry');
 		expect(refusalOf(read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT'], ['LOW_CONFIDENCE', 'GLARE']))).toBe('glare');

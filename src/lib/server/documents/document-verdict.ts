@@ -1,5 +1,6 @@
 // What a document_scan try leads to, decided from the server's own reading only (pure, so the rules
 // are tested without the models). The page's claim is never consulted here.
+import { MIN_FIELD_CONFIDENCE } from '#lib/documents/field-confidence.ts';
 import type { DocumentRetryReason } from '#lib/domain/page/document-evidence.schema.ts';
 import type { ReadDocumentResult } from './document-reader.service.ts';
 
@@ -7,6 +8,9 @@ export type DocumentJudgement =
 	| { kind: 'accept' }
 	| { kind: 'retry'; reason: DocumentRetryReason }
 	| { kind: 'finish'; outcome: 'scanTimeout'; reason: DocumentRetryReason };
+
+/** What the verdict looks at: the reading's outcome, type decision, problems and sides, and the MRZ's confidences. */
+export type Verdictable = Pick<ReadDocumentResult, 'status' | 'decision' | 'problems' | 'sides'> & { mrz?: Pick<NonNullable<ReadDocumentResult['mrz']>, 'fieldConfidence'> | null };
 
 export interface JudgeOptions {
 	/**
@@ -22,7 +26,7 @@ export interface JudgeOptions {
 }
 
 /** Why a reading cannot pass the node (null: it passes). */
-export function refusalOf(reading: Pick<ReadDocumentResult, 'status' | 'decision' | 'problems' | 'sides'>, options: JudgeOptions = {}): DocumentRetryReason | null {
+export function refusalOf(reading: Verdictable, options: JudgeOptions = {}): DocumentRetryReason | null {
 	if (reading.status === 'unreadable') {
 		// Say the most useful thing: what the user can change.
 		if (reading.problems.includes('BLURRY')) return 'blurry';
@@ -35,6 +39,10 @@ export function refusalOf(reading: Pick<ReadDocumentResult, 'status' | 'decision
 	// blur or glare where the picture showed it, else that a few characters were not clear (the
 	// document was read: "we couldn't read it" sent a third of the users of the generated set back to
 	// refit a document that was already whole in the frame).
+	// A type the node does not take, its document code read surely, is said first: another capture of
+	// the same card would be refused for its type whatever its other characters read.
+	const typeRefused = reading.decision && !reading.decision.accepted && reading.decision.reason === 'DOCUMENT_TYPE_NOT_ALLOWED';
+	if (typeRefused && (reading.mrz?.fieldConfidence?.documentCode ?? 1) >= MIN_FIELD_CONFIDENCE) return 'typeNotAllowed';
 	if (reading.problems.includes('LOW_CONFIDENCE') && !(options.confirmed && !reading.problems.includes('CHECK_DIGIT_MISMATCH'))) {
 		return reading.problems.includes('BLURRY') ? 'blurry' : reading.problems.includes('GLARE') ? 'glare' : 'uncertain';
 	}
@@ -45,7 +53,7 @@ export function refusalOf(reading: Pick<ReadDocumentResult, 'status' | 'decision
 }
 
 /** Accept, ask for another try, or end with `scanTimeout` once the tries are used up. */
-export function judgeDocument(reading: Pick<ReadDocumentResult, 'status' | 'decision' | 'problems' | 'sides'>, tries: { failed: number; max: number }, options: JudgeOptions = {}): DocumentJudgement {
+export function judgeDocument(reading: Verdictable, tries: { failed: number; max: number }, options: JudgeOptions = {}): DocumentJudgement {
 	const reason = refusalOf(reading, options);
 	if (!reason) return { kind: 'accept' };
 	if (tries.failed + 1 >= tries.max) return { kind: 'finish', outcome: 'scanTimeout', reason };
