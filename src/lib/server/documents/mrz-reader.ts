@@ -55,9 +55,9 @@ const MAX_CANDIDATES = 5;
  */
 const STRETCHES = [1.5, 1] as const;
 /**
- * Then, when neither read the lines, unstretched in three windows cut between glyphs: the recogniser
- * loses the letters of a line that is mostly fillers (a surname alone on a TD3 name line) when it
- * sees the whole line, and reads them in a window (line-windows.ts).
+ * Then, when neither gave a reading whose check digits pass, unstretched in three windows cut
+ * between glyphs: the recogniser loses the letters of a line that is mostly fillers (a surname alone
+ * on a TD3 name line) when it sees the whole line, and reads them in a window (line-windows.ts).
  */
 const READS: readonly { stretch: number; windows?: number }[] = [...STRETCHES.map((stretch) => ({ stretch })), { stretch: 1, windows: 3 }];
 
@@ -219,12 +219,12 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 	// or merged the others (an overprint across a line), read the usual two ways. Not when a reading
 	// only failed its check digits: seated crops then traded a failing number for a passing misread
 	// elsewhere (seed 909 #42, a stamped TD1), which a retake would have confirmed.
-	const read = found.best || found.constrained ? null : mrzReadLine(candidates, readAs);
-	const anchor = found.best || found.constrained ? null : (read ?? cleanLine(candidates));
+	const mrzLine = found.best || found.constrained ? null : mrzReadLine(candidates, readAs);
+	const anchor = found.best || found.constrained ? null : (mrzLine ?? cleanLine(candidates));
 	if (anchor) {
 		// A line read as MRZ is worth more tries: its box can be taller than its glyphs (a page turned
 		// 20°: a box 48 px across for glyphs 30 high), which puts one pitch too far.
-		const pitches = read ? SEAT_PITCHES : SEAT_PITCHES.slice(0, 1);
+		const pitches = mrzLine ? SEAT_PITCHES : SEAT_PITCHES.slice(0, 1);
 		seating: for (const pitch of pitches) {
 			const seated = linesAround(anchor, 2, 2, { pitch }).filter((l) => l === anchor || (l.y > 0 && l.y < image.height));
 			for (const read of READS.slice(0, 2)) {
