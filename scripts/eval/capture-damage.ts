@@ -11,31 +11,19 @@
 // CAPTURE_DAMAGE_DEBUG=1 prints each photo's face luminance, sharpness and passive score.
 // The faces are photos, not live captures: passive liveness here says how the model treats these
 // pixels, not how it treats a real person in front of a real camera (README, Accuracy).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import sharp, { type OutputInfo, type Sharp } from 'sharp';
 import { MATCH_THRESHOLD } from '../../src/lib/domain/face/thresholds.ts';
 import { cosineSimilarity } from '../../src/lib/face/embedding.ts';
 import { LIVENESS_THRESHOLD } from '../../src/lib/face/face-thresholds.ts';
 import type { Box } from '../../src/lib/face/image.ts';
 import { FaceEngine } from '../../src/lib/server/biometrics/face-engine.ts';
+import { cliArg, EVAL_ROOT, facePhotos, FIXTURE_SOURCE } from './face-photos.ts';
 import { analyseEvidence } from '../../src/lib/server/services/faces/evidence-analysis.ts';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const shared = resolve(root, '..', 'shared', 'fixtures');
-const useShared = existsSync(join(shared, 'MANIFEST.json'));
-const arg = (name: string) => {
-	const i = process.argv.indexOf(name);
-	return i >= 0 ? process.argv[i + 1] : undefined;
-};
 
-function photos(): string[] {
-	const manifest = useShared ? join(shared, 'MANIFEST.json') : join(root, 'tests/fixtures/faces/manifest.json');
-	const base = useShared ? shared : join(root, 'tests/fixtures');
-	const m = JSON.parse(readFileSync(manifest, 'utf8')) as { files: { file: string; kind: string; identity?: string | null }[] };
-	return m.files.filter((f) => f.kind === 'face' && f.identity && !f.file.includes('/variants/')).map((f) => join(base, f.file));
-}
+const photos = (): string[] => facePhotos().map((p) => p.file);
 
 interface Camera {
 	width: number;
@@ -143,7 +131,7 @@ const DAMAGES: Record<string, Damage> = {
 
 const engine = await FaceEngine.create();
 const files = photos();
-const selected = (arg('--damages')?.split(',') ?? Object.keys(DAMAGES)).filter((d) => d in DAMAGES);
+const selected = (cliArg('--damages')?.split(',') ?? Object.keys(DAMAGES)).filter((d) => d in DAMAGES);
 const clean = new Map<string, { embedding: Float32Array; box: Box }>();
 for (const f of files) {
 	const found = await engine.analyseReference(new Uint8Array(readFileSync(f)));
@@ -153,7 +141,7 @@ for (const f of files) {
 const out: string[] = [];
 out.push('# Genuine captures from poor cameras');
 out.push('');
-out.push(`${new Date().toISOString().slice(0, 10)}; ${clean.size} face photos from ${useShared ? '../shared/fixtures' : 'tests/fixtures'}, each as 3 frames of a face_scan capture through \`analyseEvidence\`.`);
+out.push(`${new Date().toISOString().slice(0, 10)}; ${clean.size} face photos from ${FIXTURE_SOURCE}, each as 3 frames of a face_scan capture through \`analyseEvidence\`.`);
 out.push('');
 out.push('| camera / damage | face found | quality gate passed | reasons when not | passive live ≥ ' + LIVENESS_THRESHOLD + ' | passive median | same person as the clean photo |');
 out.push('|---|---|---|---|---|---:|---|');
@@ -185,7 +173,7 @@ for (const damage of selected) {
 	console.error(out.at(-1));
 }
 const text = out.join('\n') + '\n';
-const file = arg('--out') ?? join(root, 'bench/results/capture-damage-eval.md');
+const file = cliArg('--out') ?? join(EVAL_ROOT, 'bench/results/capture-damage-eval.md');
 mkdirSync(dirname(file), { recursive: true });
 writeFileSync(file, text);
 console.log(text);

@@ -8,37 +8,18 @@
 // Run: npx tsx scripts/eval/face-damage.ts [--damages a,b] [--out FILE]
 // Reads ../shared/fixtures when present (more identities), else tests/fixtures. Writes Markdown to
 // bench/results/face-damage-eval.md. Nothing here tunes anything: it shows where references fail.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { MATCH_THRESHOLD } from '../../src/lib/domain/face/thresholds.ts';
 import { cosineSimilarity } from '../../src/lib/face/embedding.ts';
 import { MIN_REFERENCE_FACE_WIDTH } from '../../src/lib/face/face-thresholds.ts';
 import { FaceEngine } from '../../src/lib/server/biometrics/face-engine.ts';
+import { cliArg, EVAL_ROOT, facePhotos, FIXTURE_SOURCE } from './face-photos.ts';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const shared = resolve(root, '..', 'shared', 'fixtures');
-const useShared = existsSync(join(shared, 'MANIFEST.json'));
-const arg = (name: string) => {
-	const i = process.argv.indexOf(name);
-	return i >= 0 ? process.argv[i + 1] : undefined;
-};
 
-interface Photo {
-	file: string;
-	identity: string;
-}
 
-/** Single-person face photos with an identity: the shared manifest, or the committed subset's. */
-function photos(): Photo[] {
-	if (useShared) {
-		const m = JSON.parse(readFileSync(join(shared, 'MANIFEST.json'), 'utf8')) as { files: { file: string; kind: string; identity?: string | null }[] };
-		return m.files.filter((f) => f.kind === 'face' && f.identity && !f.file.includes('/variants/')).map((f) => ({ file: join(shared, f.file), identity: f.identity! }));
-	}
-	const m = JSON.parse(readFileSync(join(root, 'tests/fixtures/faces/manifest.json'), 'utf8')) as { files: { file: string; kind: string; identity?: string | null }[] };
-	return m.files.filter((f) => f.kind === 'face' && f.identity).map((f) => ({ file: join(root, 'tests/fixtures', f.file), identity: f.identity! }));
-}
+const photos = facePhotos;
 
 type Damage = (input: Buffer) => Promise<Buffer>;
 
@@ -92,7 +73,7 @@ const DAMAGES: Record<string, Damage> = {
 
 const engine = await FaceEngine.create();
 const all = photos();
-const selected = (arg('--damages')?.split(',') ?? Object.keys(DAMAGES)).filter((d) => d in DAMAGES);
+const selected = (cliArg('--damages')?.split(',') ?? Object.keys(DAMAGES)).filter((d) => d in DAMAGES);
 
 // The clean embeddings everything is compared with.
 const clean = new Map<string, Float32Array>();
@@ -170,7 +151,7 @@ const med = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[xs.leng
 const out: string[] = [];
 out.push('# Reference photos under damage');
 out.push('');
-out.push(`${new Date().toISOString().slice(0, 10)}; ${all.length} face photos of ${new Set(all.map((p) => p.identity)).size} people from ${useShared ? '../shared/fixtures' : 'tests/fixtures'}; each damaged photo analysed as a reference (\`analyseReference\`) and compared with every other clean photo at the shipped threshold ${MATCH_THRESHOLD}.`);
+out.push(`${new Date().toISOString().slice(0, 10)}; ${all.length} face photos of ${new Set(all.map((p) => p.identity)).size} people from ${FIXTURE_SOURCE}; each damaged photo analysed as a reference (\`analyseReference\`) and compared with every other clean photo at the shipped threshold ${MATCH_THRESHOLD}.`);
 out.push('');
 out.push('| damage | no face found | too small to compare | FNMR | FMR | genuine similarity, median / lowest | highest impostor | looks that found the face | analysis ms, median |');
 out.push('|---|---|---|---|---|---|---|---|---:|');
@@ -184,7 +165,7 @@ out.push('Failures:');
 out.push('');
 for (const r of rows) if (r.failures.length) out.push(`- **${r.damage}**: ${r.failures.join('; ')}`);
 const text = out.join('\n') + '\n';
-const file = arg('--out') ?? join(root, 'bench/results/face-damage-eval.md');
+const file = cliArg('--out') ?? join(EVAL_ROOT, 'bench/results/face-damage-eval.md');
 mkdirSync(dirname(file), { recursive: true });
 writeFileSync(file, text);
 console.log(text);
