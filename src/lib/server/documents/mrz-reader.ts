@@ -132,10 +132,14 @@ export async function readMrz(engine: OcrEngine, image: Raster, options: ParseMr
  */
 function mrzReadLine(candidates: readonly TextLine[], readAs: ReadonlyMap<TextLine, string>): TextLine | null {
 	// As long as the shortest MRZ line; no filler needed (a TD3 number line with a full personal number has none).
-	const read = candidates.filter((l) => (readAs.get(l)?.length ?? 0) >= 30);
-	if (read.length === 0) return null;
-	const thinnest = Math.min(...read.map((l) => l.height));
-	return read.filter((l) => l.height <= 1.35 * thinnest).at(-1) ?? null;
+	return lowestNotTall(candidates.filter((l) => (readAs.get(l)?.length ?? 0) >= 30));
+}
+
+/** The lowest of `lines` no taller than the thinnest of them by more than a third (null: none). */
+function lowestNotTall(lines: readonly TextLine[]): TextLine | null {
+	if (lines.length === 0) return null;
+	const thinnest = Math.min(...lines.map((l) => l.height));
+	return lines.filter((l) => l.height <= 1.35 * thinnest).at(-1) ?? null;
 }
 
 /**
