@@ -90,7 +90,9 @@ async function runStore(kind: 'pglite' | 'postgres'): Promise<{ runs: Record<str
 	const runs: Record<string, { post: LoadResult; list: LoadResult }> = {};
 	let listBody = '';
 	for (const build of builds) {
-		const server = await startServer({ ...env, SEED_API_KEYS: KEY, RATE_LIMIT: '1000000', LOG_LEVEL: 'error' }, { dataDir, keepData: true, build });
+		// BENCH_PROFILE=<folder>: the app's server writes a V8 CPU profile there when it stops.
+		const profile: Record<string, string> = process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE, kind)}` } : {};
+		const server = await startServer({ ...env, ...profile, SEED_API_KEYS: KEY, RATE_LIMIT: '1000000', LOG_LEVEL: 'error' }, { dataDir, keepData: true, build });
 		try {
 			const auth = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
 			const post = await load(() => ({ url: `${server.url}/api/sessions`, init: { method: 'POST', headers: auth, body } }), { seconds: SECONDS, concurrency: CONCURRENCY, cpuPid: server.process.pid });
@@ -132,7 +134,7 @@ const row = (name: string, r: LoadResult, peer: LoadResult) =>
 
 async function main() {
 	console.error(`Session API bench: ${SESSIONS} sessions, ${SECONDS} s per run, concurrency ${CONCURRENCY}`);
-	const kinds: ('pglite' | 'postgres')[] = ['pglite'];
+	const kinds: ('pglite' | 'postgres')[] = process.env.BENCH_PGLITE === '0' ? [] : ['pglite'];
 	if (process.env.TEST_DATABASE_URL || process.env.BENCH_POSTGRES !== '0') kinds.push('postgres');
 	const results: Record<string, Awaited<ReturnType<typeof runStore>>> = {};
 	for (const kind of kinds) {

@@ -228,9 +228,15 @@ export const langs = pgTable('langs', {
 	createdAt: ms('created_at').notNull()
 });
 
-/** rate-limiter-flexible's PostgreSQL table (its own layout), created by our migrations. */
+/**
+ * Fixed-window counters shared by instances on PostgreSQL (http/rate-limit-postgres.ts): the points
+ * handed out in the window that ends at `expire`. The key, points and expire columns keep
+ * rate-limiter-flexible's layout, which wrote this table first; `granted` is what the last
+ * reservation added, which an upsert cannot otherwise return.
+ */
 export const rateLimits = pgTable('rate_limits', {
 	key: text('key').primaryKey(),
 	points: integer('points').notNull().default(0),
-	expire: bigint('expire', { mode: 'number' })
+	expire: bigint('expire', { mode: 'number' }),
+	granted: integer('granted').notNull().default(0)
 });

@@ -1,5 +1,6 @@
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type pg from 'pg';
+import { PostgresRateLimiter } from './rate-limit-postgres.ts';
 
 export interface RateLimitDecision {
 	allowed: boolean;
@@ -11,10 +12,11 @@ export interface RateLimitDecision {
 
 /**
  * Fixed-window limits per key (an API key; a client address for the demo): in memory with the embedded store (one process), in
- * PostgreSQL when several instances share one (so the limit holds across them).
+ * PostgreSQL when several instances share one (so the limit holds across them; see PostgresRateLimiter for how it avoids a
+ * statement per request).
  */
 export class RateLimiter {
-	private readonly limiter: RateLimiterAbstract;
+	private readonly counter: PostgresRateLimiter | RateLimiterMemory;
 
 	constructor(
 		readonly limit: number,
@@ -22,20 +24,23 @@ export class RateLimiter {
 		pool?: pg.Pool,
 		keyPrefix = 'api'
 	) {
-		const options = { points: limit, duration: windowS, keyPrefix };
-		this.limiter = pool
-			? new RateLimiterPostgres({ ...options, storeClient: pool, storeType: 'pool', tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: false })
-			: new RateLimiterMemory(options);
+		this.counter = pool ? new PostgresRateLimiter(pool, limit, windowS, keyPrefix) : new RateLimiterMemory({ points: limit, duration: windowS, keyPrefix });
 	}
 
 	async consume(key: string, now = Date.now()): Promise<RateLimitDecision> {
+		if (this.counter instanceof PostgresRateLimiter) return this.counter.consume(key, now);
 		try {
-			const res = await this.limiter.consume(key, 1);
+			const res = await this.counter.consume(key, 1);
 			return { allowed: true, limit: this.limit, remaining: res.remainingPoints, resetAt: now + res.msBeforeNext };
 		} catch (err) {
 			if (err instanceof RateLimiterRes) return { allowed: false, limit: this.limit, remaining: 0, resetAt: now + err.msBeforeNext };
 			throw err;
 		}
+	}
+
+	/** Deletes the shared table's ended windows (every limiter's); 0 in memory, which forgets them itself. */
+	async deleteEnded(now = Date.now()): Promise<number> {
+		return this.counter instanceof PostgresRateLimiter ? this.counter.deleteEnded(now) : 0;
 	}
 }
 

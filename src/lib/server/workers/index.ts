@@ -1,3 +1,4 @@
+import type { RateLimiter } from '../http/rate-limit.ts';
 import { logger } from '../logger.ts';
 import type { OutboxRelay } from '../services/outbox-relay.service.ts';
 import type { PostSessionService } from '../services/post-session.service.ts';
@@ -17,6 +18,7 @@ export interface JobServices {
 	webhooks: WebhookDeliveryService;
 	postSession: PostSessionService;
 	retention: RetentionService;
+	rateLimiter: RateLimiter;
 }
 
 /** A periodic background job. Jobs must be safe to run on several instances at once. */
@@ -30,6 +32,8 @@ export interface Job {
 export const JOBS: readonly Job[] = [
 	{ name: 'session-sweeper', everyMs: 30_000, run: (app) => app.sweeper.sweep() },
 	{ name: 'idempotency-keys-expiry', everyMs: 3600_000, run: (app) => app.sessions.expireIdempotencyKeys() },
+	// Rate-limit windows that have ended (the demo's per-address rows would otherwise pile up).
+	{ name: 'rate-limits-expiry', everyMs: 10 * 60_000, run: (app) => app.rateLimiter.deleteEnded() },
 	// Outbox → webhook deliveries and post-session scheduling (SKIP LOCKED batches).
 	{ name: 'outbox-relay', everyMs: 250, run: (app) => app.relay.drain() },
 	// Due deliveries, claimed with SKIP LOCKED: every attempt is sent by one instance.

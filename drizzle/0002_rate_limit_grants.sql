@@ -1,0 +1,1 @@
+ALTER TABLE "rate_limits" ADD COLUMN "granted" integer DEFAULT 0 NOT NULL;
