@@ -99,10 +99,15 @@ async function measureLoad(browser: Browser, url: string, continueToFirstLine = 
 		else if (type === 'Document') wire.html += size;
 	}
 	const gzip = { js: 0, css: 0 };
+	const perFile: string[] = [];
 	for (const { type, url: u } of bodies) {
 		const raw = Buffer.from(await (await fetch(u, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer());
-		gzip[type] += gzipSync(raw, { level: 6 }).length;
+		const size = gzipSync(raw, { level: 6 }).length;
+		gzip[type] += size;
+		perFile.push(`${(size / 1000).toFixed(1).padStart(6)} KB gzip ${(raw.length / 1000).toFixed(1).padStart(6)} KB  ${new URL(u).pathname}`);
 	}
+	// BENCH_PAGE_FILES=1: each file of the first load, to see what a change moved.
+	if (process.env.BENCH_PAGE_FILES) console.error(`${url}\n${perFile.sort().reverse().join('\n')}`);
 	// Continue at once (the node screens' background prefetch has not run yet): the open call, the
 	// first node's screen and its first line, as a user who does not read the permissions page sees them.
 	let firstLineMs: number | undefined;

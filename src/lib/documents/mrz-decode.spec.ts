@@ -122,6 +122,31 @@ describe('decodeMrz', () => {
 	});
 });
 
+describe('decodeMrz on a state code that is on no list', () => {
+	// The same document issued by "BDR" (a specimen's code: one glyph from BLR, a real state).
+	const BDR = ['P<BDRERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', TD3[1]];
+
+	it('keeps a code printed plainly as printed, and only as sure as a second capture can make it', () => {
+		const d = decodeMrz([scores(BDR[0]), scores(BDR[1])])!;
+		expect(d.lines[0].slice(2, 5)).toBe('BDR');
+		expect(d.fieldConfidence.issuingCountry).toBe(0.5);
+		expect(d.fieldConfidence.nationality).toBeGreaterThan(0.9);
+		expect(d.fieldConfidence.lastName).toBeGreaterThan(0.9);
+	});
+
+	it('takes the nearest listed code, unsure, when a glyph of the code is in doubt', () => {
+		const d = decodeMrz([scores(BDR[0], { 3: { D: 0.6, L: 0.38 } }), scores(BDR[1])])!;
+		expect(d.lines[0].slice(2, 5)).toBe('BLR');
+		expect(d.fieldConfidence.issuingCountry).toBeLessThan(0.75);
+	});
+
+	it('still reads a listed code it is sure of, with its own confidence', () => {
+		const d = decodeMrz([scores(TD3[0]), scores(TD3[1])])!;
+		expect(d.lines[0].slice(2, 5)).toBe('UTO');
+		expect(d.fieldConfidence.issuingCountry).toBeGreaterThan(0.9);
+	});
+});
+
 describe('decodeMrz on a document with a wrong check digit', () => {
 	it('reads the digit as printed when the recogniser is sure of it, and says the check fails', () => {
 		const wrong = TD3[1].slice(0, 9) + '7' + TD3[1].slice(10);

@@ -198,6 +198,10 @@ const LOG_FLOOR = -30;
 const MAX_LENGTH_GAP = 5;
 /** How much less probable than the printed-as-read value a check-passing one may be and still be preferred. */
 const PRINTED_OVER_VALID = 0.02;
+/** How sure each glyph of a state code on no list must be for the code to be kept as printed. */
+const UNLISTED_CODE_GLYPH = 0.9;
+/** The confidence of a state code on no list: below MIN_FIELD_CONFIDENCE, so a second capture must agree. */
+const UNLISTED_CODE_DOUBT = 0.5;
 const logp = (p: number) => (p > 0 ? Math.max(LOG_FLOOR, Math.log(p)) : LOG_FLOOR);
 
 function argmax(row: Float64Array): number {
@@ -365,6 +369,17 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 		for (const code of STATE_CODES) {
 			const p = product(rows, code);
 			if (p > bestP) (bestP = p), (best = code);
+		}
+		// A code printed plainly that is on no list (a specimen's BDR, a state's older two-letter SI<,
+		// a code newer than the list) is kept as printed, not swapped for the nearest listed one, which
+		// read BDR as BLR, a real state. Kept only when each glyph is sure and every listed code is
+		// far less probable, and only as sure as a coin toss: the node asks for a second capture, and
+		// the parse names the unknown code (INVALID_FIELD).
+		const read = rows.map((row) => MRZ_ALPHABET[argmax(row)]).join('');
+		if (!STATE_CODES.includes(read) && /^[A-Z][A-Z<]{2}$/.test(read) && weakest(rows, read) >= UNLISTED_CODE_GLYPH && bestP < PRINTED_OVER_VALID * product(rows, read)) {
+			setRange(chars, st.range, read);
+			conf(st.name, UNLISTED_CODE_DOUBT);
+			continue;
 		}
 		setRange(chars, st.range, best);
 		conf(st.name, weakest(rows, best));
