@@ -125,6 +125,32 @@ describe('groupTextLines', () => {
 		expect(lines[0].height).toBeLessThan(30);
 		expect(lines[0].y0).toBeCloseTo(85.7, 0);
 	});
+
+	it('keeps a filler run boxed chevron by chevron in its line, not as a thin line of its own on the same row', () => {
+		// A TD1 name line as the detector boxed it on a generated card: the name and the last fillers in
+		// two long boxes 28 and 24 high, the fillers between them one by one, 8–17 high. They gathered
+		// into a second, thin line on the row, read as `DOSUR<BOVAQUYEE<<ZZZ` and decoded instead.
+		const chevrons = [290, 313, 339, 364, 389, 494, 520, 544, 570, 596, 620, 643, 666].map((x, i) => box(x, 1026 + (i % 3) * 0.5, 12, 8 + (i % 4) * 3));
+		const lines = groupTextLines([box(168, 1027, 238, 28), ...chevrons, box(739, 1026, 132, 24), box(300, 976, 700, 28)], 0);
+		expect(lines).toHaveLength(2);
+		expect(lines[1].boxes).toBe(15);
+		// Height from the long pieces (length-weighted 26.7) and the chevrons at least 0.6 of the tallest:
+		// 25.7. All the chevrons counted, 22.3, which cuts the capitals.
+		expect(lines[1].height).toBeGreaterThan(25);
+		expect(lines[1].height).toBeLessThan(27);
+	});
+
+	it('leaves a whole piece of MRZ beside a line merged with an overprint as a line of its own', () => {
+		// A name line under SPECIMEN: the overprint merged with the line's start into one box 75 high;
+		// the rest of the line, 32 high, is no lone glyph and reads better on its own.
+		const lines = groupTextLines([box(400, 775, 720, 75), box(950, 766, 472, 32)], 0);
+		expect(lines).toHaveLength(2);
+	});
+
+	it('still keeps apart two lines of a block, and a small word between them', () => {
+		const lines = groupTextLines([box(300, 100, 600, 28), box(300, 152, 600, 28), box(300, 126, 60, 14)], 0);
+		expect(lines).toHaveLength(3);
+	});
 });
 
 describe('fillLineGaps', () => {

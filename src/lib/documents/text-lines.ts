@@ -71,6 +71,24 @@ export function groupTextLines(boxes: readonly TextBox[], skewDeg: number): Text
 			target.members.push(it.box);
 		} else groups.push({ y0: it.y0, y1: it.y1, members: [it.box] });
 	}
+	// A line's small pieces (single chevrons of a filler run, boxed one by one: 7–19 px against the
+	// line's 28) are too thin to join it above, and gather into a thin group of their own on the same
+	// row, sometimes with a piece of the line itself. As a line it was read as garbage
+	// (`DOSUR<BOVAQUYEE<<ZZZ`) and decoded with the lines above instead of the true line. A group
+	// mostly of lone glyphs, thinner than a line whose band middle it shares, is part of that line.
+	// Only such a group: a whole piece of MRZ beside a line merged with an overprint (a name line under
+	// SPECIMEN, 32 px against a merged box of 75) is a line of its own, and reads better alone.
+	const loneGlyph = (b: TextBox) => b.rect.width < 2 * b.rect.height;
+	for (let i = groups.length - 1; i >= 0; i--) {
+		const g = groups[i]!;
+		if (2 * g.members.filter(loneGlyph).length <= g.members.length) continue;
+		const gh = g.y1 - g.y0;
+		const cy = (g.y0 + g.y1) / 2;
+		const host = groups.find((o) => o !== g && gh < 0.7 * (o.y1 - o.y0) && Math.abs(cy - (o.y0 + o.y1) / 2) < 0.25 * (o.y1 - o.y0));
+		if (!host) continue;
+		host.members.push(...g.members);
+		groups.splice(i, 1);
+	}
 	return groups
 		.map((g) => {
 			let sum = 0, weight = 0;
@@ -84,12 +102,19 @@ export function groupTextLines(boxes: readonly TextBox[], skewDeg: number): Text
 			const ra = (angle * Math.PI) / 180;
 			const c = Math.cos(ra), s = Math.sin(ra);
 			let x0 = Infinity, x1 = -Infinity, y0 = 0, y1 = 0, length = 0;
-			for (const b of g.members) {
-				const pts = b.quad.map((p) => toFrame(p, c, s));
+			const framed = g.members.map((b) => b.quad.map((p) => toFrame(p, c, s)));
+			const heightOf = (pts: readonly (readonly number[])[]) => Math.max(...pts.map((p) => p[1])) - Math.min(...pts.map((p) => p[1]));
+			const lengthOf = (pts: readonly (readonly number[])[]) => Math.max(...pts.map((p) => p[0])) - Math.min(...pts.map((p) => p[0]));
+			// The longest piece's height is the line's: an overprint's letter crossing it can stand taller.
+			const longest = framed.reduce((a, b) => (lengthOf(b) > lengthOf(a) ? b : a));
+			const reference = heightOf(longest);
+			for (const pts of framed) {
 				const xs = pts.map((p) => p[0]);
 				const ys = pts.map((p) => p[1]);
 				x0 = Math.min(x0, ...xs);
 				x1 = Math.max(x1, ...xs);
+				// A piece under 0.6 of the longest one's height (a lone chevron) lengthens the line but does not set its height.
+				if (heightOf(pts) < 0.6 * reference) continue;
 				// Average the pieces' top and bottom rather than taking their union, which tilt inflates;
 				// weighted by their length: a short piece of an MRZ line is often a run of fillers, which
 				// OCR-B draws lower than capitals and whose box is thin. Counted as much as the piece of

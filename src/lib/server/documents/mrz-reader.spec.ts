@@ -90,3 +90,35 @@ describe('readMrz: an MRZ block seated on the one line that read as MRZ', () => 
 		expect(read).toContain(Math.round(800 - 1.5 * 48));
 	});
 });
+
+describe('readMrz: the text direction whose reading checks out', () => {
+	// An open passport: the facing page's columns of text run down the page, each boxed whole and
+	// longer than any piece of the MRZ, so their direction is read first. Read along them, the columns
+	// make a TD1 whose document number's check digit fails; the MRZ itself, read along the page, passes.
+	const TD3 = ['P<UTOHOLLOWAY<<EVELYN<GRACE<<<<<<<<<<<<<<<<<', 'X4R7K2M913UTO8803148F3407091ZE184226B<<<<<16'];
+	const COLUMNS = ['I<UTOD231458908<<<<<<<<<<<<<<<', '7408122F1204159UTO<<<<<<<<<<<6', 'ERIKSSON<<ANNA<MARIA<<<<<<<<<<'];
+	const box = (cx: number, cy: number, width: number, height: number, angle: number): TextBox => {
+		const rect = { cx, cy, width, height, angle };
+		return { quad: rectCorners(rect), rect, score: 0.9 };
+	};
+	const columns = [200, 260, 320];
+	const engine = {
+		detect: async () => [...columns.map((x) => box(x, 400, 640, 26, 90)), box(260, 900, 420, 30, 0), box(700, 900, 380, 30, 0), box(260, 960, 420, 30, 0), box(700, 960, 380, 30, 0)],
+		recognize: async (_image: unknown, quad: Quad) => {
+			const across = Math.abs(quad[1][0] - quad[0][0]) > Math.abs(quad[1][1] - quad[0][1]);
+			if (across) return { text: TD3[Math.abs((quad[0][1] + quad[3][1]) / 2 - 900) < 10 ? 0 : 1], confidence: 0.9 };
+			// A column, in reading order whichever way the page is turned.
+			const cx = (quad[0][0] + quad[2][0]) / 2;
+			const i = columns.findIndex((x) => Math.abs(x - cx) < 20);
+			const order = quad[0][1] > quad[1][1] ? i : 2 - i;
+			return { text: COLUMNS[order] ?? 'DDHSI', confidence: 0.9 };
+		}
+	} as unknown as OcrEngine;
+
+	it('reads the next direction when the first gave no reading whose check digits pass, and keeps the one that does', async () => {
+		const r = await readMrz(engine, createRaster(1000, 1100, 3, 255), { now });
+		expect(r.reading?.lines).toEqual(TD3);
+		expect(r.reading?.checkDigitsValid).toBe(true);
+		expect(Math.abs(r.skew)).toBeLessThan(1);
+	});
+});

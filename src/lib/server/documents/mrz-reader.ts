@@ -103,7 +103,7 @@ function decodeTopWindows(scores: readonly (MrzLineScores | undefined)[], texts:
  * the text direction of the page's longest line (the MRZ band), merges the boxes that run along it
  * into lines, recognises the long thin lines with the MRZ alphabet (crop stretched ×1.5), then
  * finds and parses the MRZ group. Tries the page upside down when the first pass finds none, and
- * the next text direction when nothing along the first even looked like an MRZ.
+ * the next text direction when the first gave no reading whose check digits pass.
  */
 export async function readMrz(engine: OcrEngine, image: Raster, options: ParseMrzOptions & { constrained?: boolean } = {}): Promise<MrzReadResult> {
 	const timings: MrzStageTimings = { det: 0, rec: 0, parse: 0 };
@@ -114,9 +114,12 @@ export async function readMrz(engine: OcrEngine, image: Raster, options: ParseMr
 	let result: MrzReadResult | null = null;
 	for (const skew of directions.length ? directions.slice(0, MAX_DIRECTIONS) : [0]) {
 		const attempt = await readAlong(engine, image, boxes, skew, options, timings);
-		// The first direction's result stands unless it showed nothing like an MRZ and another does.
-		if (!result || attempt.reading) result = attempt;
-		if (attempt.reading || attempt.sawFiller) break;
+		// A reading whose check digits pass ends the search. Otherwise the next direction is read too
+		// and the reading with more passing check digits kept (the first on a tie): a facing page's
+		// columns of text, boxed whole while the MRZ came in pieces, are tried first, and once they
+		// were decoded into a TD1 of which three check digits of four passed by chance, which stood.
+		if (!result || (attempt.reading && (!result.reading || score(attempt.reading) > score(result.reading)))) result = attempt;
+		if (attempt.reading?.checkDigitsValid) break;
 	}
 	return result!;
 }
@@ -160,14 +163,14 @@ const SEAT_PITCHES = [1.9, 1.5, 1.2] as const;
 /** Directions tried at most: the MRZ band's, then one other (a facing page, a photo turned 90°). */
 const MAX_DIRECTIONS = 2;
 
-async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], skew: number, options: ParseMrzOptions & { constrained?: boolean }, timings: MrzStageTimings): Promise<MrzReadResult & { sawFiller: boolean }> {
+async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], skew: number, options: ParseMrzOptions & { constrained?: boolean }, timings: MrzStageTimings): Promise<MrzReadResult> {
 	let t = performance.now();
 	// Only text running along the MRZ band: a facing page's vertical text would bend the lines.
 	const lines = groupTextLines(boxesAlong(boxes, skew), skew);
 	// The MRZ sits at the bottom: try the lowest long lines first, keep page order for grouping.
 	const candidates = alignBlock(fillLineGaps(mrzLikeLines(lines).slice(-MAX_CANDIDATES)));
 	timings.parse += performance.now() - t;
-	const result: MrzReadResult & { sawFiller: boolean } = { reading: null, skew, flipped: false, ocrLines: [], boxes, mrzQuads: [], timings, sawFiller: false };
+	const result: MrzReadResult = { reading: null, skew, flipped: false, ocrLines: [], boxes, mrzQuads: [], timings };
 	type Pass = { flipped: boolean; texts: string[]; quads: Quad[] };
 	// Kept in one object: the readings are found inside readLines (a closure), where narrowing cannot follow them.
 	const found: { best: ({ reading: MrzReading } & Pass) | null; constrained: (Constrained & Pass) | null } = { best: null, constrained: null };
@@ -237,7 +240,6 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 			}
 		}
 	}
-	result.sawFiller = sawFiller;
 	result.ocrLines = lastTexts;
 	// The probability-decoded reading when it checks out (it carries field confidences; on the
 	// generated set, which neither reader was tuned on, it read 74 % exactly against 68 % for the text
