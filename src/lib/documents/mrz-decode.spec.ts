@@ -140,6 +140,17 @@ describe('decodeMrz on a state code that is on no list', () => {
 		expect(d.fieldConfidence.issuingCountry).toBeLessThan(0.75);
 	});
 
+	it("takes the issuing state's code, kept as printed, for a nationality read less surely", () => {
+		// Nationality at line 2, 10–13: BDR, its D read only 0.6 against L.
+		const line2 = BDR[1].slice(0, 10) + 'BDR' + BDR[1].slice(13);
+		const d = decodeMrz([scores(BDR[0]), scores(line2, { 11: { D: 0.6, L: 0.38 } })])!;
+		expect(d.lines[1].slice(10, 13)).toBe('BDR');
+		expect(d.fieldConfidence.nationality).toBe(0.5);
+		// Read as plainly as a listed code, a listed code stays.
+		const listed = decodeMrz([scores(BDR[0]), scores(BDR[1])])!;
+		expect(listed.lines[1].slice(10, 13)).toBe('UTO');
+	});
+
 	it('still reads a listed code it is sure of, with its own confidence', () => {
 		const d = decodeMrz([scores(TD3[0]), scores(TD3[1])])!;
 		expect(d.lines[0].slice(2, 5)).toBe('UTO');

@@ -362,6 +362,10 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 		const rows = post[l].slice(s, e);
 		conf(f.name, weakest(rows, chars[l].slice(s, e).join('')));
 	}
+	// A code kept as printed (below) is a candidate for the document's other state code too: a holder's
+	// nationality is most often the issuing state (a Slovenian card's SI< twice; the second, its
+	// filler read less surely, became SVK).
+	const kept: string[] = [];
 	for (const st of spec.states) {
 		const [l, s, e] = st.range;
 		const rows = post[l].slice(s, e);
@@ -369,6 +373,12 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 		for (const code of STATE_CODES) {
 			const p = product(rows, code);
 			if (p > bestP) (bestP = p), (best = code);
+		}
+		const own = kept.find((code) => product(rows, code) > bestP);
+		if (own) {
+			setRange(chars, st.range, own);
+			conf(st.name, Math.min(UNLISTED_CODE_DOUBT, weakest(rows, own)));
+			continue;
 		}
 		// A code printed plainly that is on no list (a specimen's BDR, a state's older two-letter SI<,
 		// a code newer than the list) is kept as printed, not swapped for the nearest listed one, which
@@ -379,6 +389,7 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 		if (!STATE_CODES.includes(read) && /^[A-Z][A-Z<]{2}$/.test(read) && weakest(rows, read) >= UNLISTED_CODE_GLYPH && bestP < PRINTED_OVER_VALID * product(rows, read)) {
 			setRange(chars, st.range, read);
 			conf(st.name, UNLISTED_CODE_DOUBT);
+			kept.push(read);
 			continue;
 		}
 		setRange(chars, st.range, best);
