@@ -77,6 +77,32 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgresRateLimiter (PostgreSQL
 		expect(statements - before).toBe(1);
 	});
 
+	it('fails the requests waiting on a reservation the store refused, and reserves afresh on the next one', async () => {
+		// A store that fails once (a dropped connection): no request may hang on the failed reservation,
+		// and nothing half-counted may stay behind in memory.
+		let failNext = true;
+		const flaky = new Proxy(pool, {
+			get(target, prop, receiver) {
+				if (prop === 'query')
+					return (...args: Parameters<pg.Pool['query']>) => {
+						if (failNext) {
+							failNext = false;
+							return Promise.reject(new Error('Connection terminated unexpectedly'));
+						}
+						return target.query(...args);
+					};
+				return Reflect.get(target, prop, receiver);
+			}
+		});
+		const l = new PostgresRateLimiter(flaky, 5, 60, 'flaky');
+		const first = await Promise.allSettled([l.consume('k', T0), l.consume('k', T0 + 1)]);
+		expect(first.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+		const next = await l.consume('k', T0 + 2);
+		expect(next).toMatchObject({ allowed: true, remaining: 4 });
+		const row = (await app.store.query<{ points: number }>(`select points from rate_limits where key = 'flaky:k'`))[0];
+		expect(row?.points).toBe(1);
+	});
+
 	it('deletes ended windows and leaves running ones', async () => {
 		const l = limiter(10, 1, 'expiry');
 		await l.consume('old', T0);
