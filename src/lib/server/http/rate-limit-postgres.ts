@@ -1,5 +1,12 @@
 import type pg from 'pg';
-import type { RateLimitDecision } from './rate-limit.ts';
+
+export interface RateLimitDecision {
+	allowed: boolean;
+	limit: number;
+	remaining: number;
+	/** Unix ms when the window resets. */
+	resetAt: number;
+}
 
 /** What one instance holds of a key's window: points reserved in PostgreSQL, and how many it has used. */
 interface Lease {

@@ -1,14 +1,9 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type pg from 'pg';
-import { PostgresRateLimiter } from './rate-limit-postgres.ts';
+import { PostgresRateLimiter, type RateLimitDecision } from './rate-limit-postgres.ts';
 
-export interface RateLimitDecision {
-	allowed: boolean;
-	limit: number;
-	remaining: number;
-	/** Unix ms when the window resets. */
-	resetAt: number;
-}
+// The decision type lives with the lower module (the PostgreSQL limiter returns it too), so neither imports the other's.
+export type { RateLimitDecision } from './rate-limit-postgres.ts';
 
 /**
  * Fixed-window limits per key (an API key; a client address for the demo): in memory with the embedded store (one process), in
