@@ -15,13 +15,32 @@ import { MATCH_THRESHOLD } from '../../src/lib/domain/face/thresholds.ts';
 import { cosineSimilarity } from '../../src/lib/face/embedding.ts';
 import { MIN_REFERENCE_FACE_WIDTH } from '../../src/lib/face/face-thresholds.ts';
 import { FaceEngine } from '../../src/lib/server/biometrics/face-engine.ts';
+import { decodeImage } from '../../src/lib/server/biometrics/image-decode.ts';
 import { cliArg, EVAL_ROOT, facePhotos, FIXTURE_SOURCE } from './face-photos.ts';
 
 
 
 const photos = facePhotos;
 
-type Damage = (input: Buffer) => Promise<Buffer>;
+/** The clean photo's face box, in the pixels of the photo turned upright by its EXIF orientation. */
+type FaceBox = { x: number; y: number; width: number; height: number };
+type Damage = (input: Buffer, face: FaceBox) => Promise<Buffer>;
+
+/** Cropped to the face's box scaled by `factor` about its centre, clipped to the photo (an ID portrait cut from a larger photo). */
+const headCrop =
+	(factor: number): Damage =>
+	async (input, face) => {
+		const upright = await sharp(input).rotate().toBuffer();
+		const { width = 1, height = 1 } = await sharp(upright).metadata();
+		const w = face.width * factor;
+		const h = face.height * factor;
+		const left = Math.max(0, Math.round(face.x + face.width / 2 - w / 2));
+		const top = Math.max(0, Math.round(face.y + face.height / 2 - h / 2));
+		return sharp(upright)
+			.extract({ left, top, width: Math.min(width - left, Math.round(w)), height: Math.min(height - top, Math.round(h)) })
+			.jpeg({ quality: 90 })
+			.toBuffer();
+	};
 
 /** The photo set into a large canvas with its face about `facePx` wide (the face taken as ~45 % of the photo's width). */
 const smallInLarge =
@@ -64,6 +83,10 @@ const DAMAGES: Record<string, Damage> = {
 		const { width = 1, height = 1 } = await sharp(await img.toBuffer()).metadata();
 		return sharp(b).rotate().extract({ left: Math.round(width * 0.225), top: Math.round(height * 0.2), width: Math.round(width * 0.55), height: Math.round(height * 0.55) }).jpeg({ quality: 90 }).toBuffer();
 	},
+	// Cropped to the head, as ID portraits cut out of a larger photo are: the box the detector draws
+	// (brows to chin: forehead, hair and ears cut) and that box a quarter larger.
+	headCrop: headCrop(1.25),
+	faceBoxCrop: headCrop(1),
 	// Small faces in large photos (a group shot, a photo from across the room).
 	face200in3000: smallInLarge(200, 3000),
 	face140in3000: smallInLarge(140, 3000),
@@ -77,9 +100,17 @@ const selected = (cliArg('--damages')?.split(',') ?? Object.keys(DAMAGES)).filte
 
 // The clean embeddings everything is compared with.
 const clean = new Map<string, Float32Array>();
+const cleanBoxes = new Map<string, FaceBox>();
 for (const p of all) {
-	const found = await engine.analyseReference(new Uint8Array(readFileSync(p.file)));
-	if (found?.face.embedding) clean.set(p.file, found.face.embedding);
+	const bytes = readFileSync(p.file);
+	const found = await engine.analyseReference(new Uint8Array(bytes));
+	if (!found?.face.embedding) continue;
+	clean.set(p.file, found.face.embedding);
+	// The analysis saw the photo scaled down to at most MAX_DECODE_SIDE: its box back in the photo's pixels.
+	const { width = 1 } = await sharp(await sharp(bytes).rotate().toBuffer()).metadata();
+	const scale = width / (await decodeImage(new Uint8Array(bytes))).width;
+	const b = found.face.box;
+	if (found.look === 'asIs' || found.look === 'levelled') cleanBoxes.set(p.file, { x: b.x * scale, y: b.y * scale, width: b.width * scale, height: b.height * scale });
 }
 
 interface Row {
@@ -104,7 +135,9 @@ for (const damage of selected) {
 	const row: Row = { damage, photos: 0, noFace: 0, tooSmall: 0, looks: {}, genuine: 0, falseNonMatch: 0, impostor: 0, falseMatch: 0, genuineScores: [], worstImpostor: -1, failures: [], ms: [] };
 	for (const p of all) {
 		if (!clean.has(p.file)) continue; // a photo the clean analysis cannot read says nothing about damage
-		const damaged = await DAMAGES[damage](readFileSync(p.file));
+		const box = cleanBoxes.get(p.file);
+		if (!box && DAMAGES[damage].length > 1) continue; // a crop around the face needs the clean photo's box
+		const damaged = await DAMAGES[damage](readFileSync(p.file), box!);
 		const started = performance.now();
 		const found = await engine.analyseReference(new Uint8Array(damaged));
 		row.ms.push(performance.now() - started);

@@ -7,7 +7,8 @@ import { cosineSimilarity } from '#lib/face/embedding.ts';
 import { MATCH_THRESHOLD } from '#lib/domain/face/thresholds.ts';
 import { LIVENESS_THRESHOLD } from '#lib/face/face-thresholds.ts';
 import type { FaceAnalysis } from '#lib/face/face-pipeline.ts';
-import { FaceEngine, levelRgba, subjectOf, turnRgba, zoomedViews } from './face-engine.ts';
+import type { Landmarks5 } from '#lib/face/landmarks.ts';
+import { FaceEngine, featuresInside, levelRgba, subjectOf, turnRgba, zoomedViews } from './face-engine.ts';
 import { decodeImage } from './image-decode.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../../../../tests/fixtures/faces/${name}`, import.meta.url));
@@ -169,6 +170,31 @@ describe('FaceEngine.analyseReference: the subject of a reference photo', () => 
 		expect(cosineSimilarity(found!.face.embedding!, await embeddingOf('barack_obama_2.jpg'))).toBeGreaterThanOrEqual(MATCH_THRESHOLD);
 	});
 
+	/** The photo with its top cut off `share` of the eyes-to-mouth distance above the eyes (negative: below them). */
+	const cutAbove = async (name: string, share: number) => {
+		const image = await decodeImage(fixture(name));
+		const [left, right, , mouthLeft, mouthRight] = (await engine.analyseBytes(fixture(name), { liveness: false })).faces[0]!.landmarks5;
+		const eyes = (left.y + right.y) / 2;
+		const top = Math.round(eyes - share * ((mouthLeft.y + mouthRight.y) / 2 - eyes));
+		return sharp(fixture(name)).resize(image.width, image.height).extract({ left: 0, top, width: image.width, height: image.height - top }).jpeg({ quality: 92 }).toBuffer();
+	};
+
+	it('refuses a portrait cut off below the eyes rather than compare a face made of its mirrored edge', async () => {
+		// Nothing sure enough is found as it is; before, the padded look found a "face" whose upper
+		// half was the photo's own mouth and chin mirrored, and compared it (cosine 0.16 to the whole).
+		const cut = await cutAbove('barack_obama_2.jpg', -0.6);
+		expect(await engine.analyseReference(cut)).toBeNull();
+		expect(await engine.faceCutOff(cut)).toBe(true);
+		expect(await engine.faceCutOff(fixture('no_face_coffee.jpg'))).toBe(false);
+	});
+
+	it('still reads a portrait cut off at the brows, and it is the same person', async () => {
+		for (const name of ['barack_obama_1.jpg', 'joe_biden_2_800w.jpg', 'eileen_collins_1.jpg']) {
+			const found = await engine.analyseReference(await cutAbove(name, 0.3));
+			expect(cosineSimilarity(found!.face.embedding!, await embeddingOf(name)), name).toBeGreaterThan(0.75);
+		}
+	});
+
 	it('says there is no face when none of its looks finds one', async () => {
 		expect(await engine.analyseReference(fixture('no_face_coffee.jpg'))).toBeNull();
 	});
@@ -231,6 +257,20 @@ describe('zoomedViews', () => {
 		expect([...zoomedViews(image(1000, 800))]).toEqual([]);
 		const views = [...zoomedViews(image(1200, 900))];
 		expect(views.map((v) => [v.width, v.height])).toEqual(Array(9).fill([512, 512]));
+	});
+});
+
+describe('featuresInside', () => {
+	const five = (dy: number) => [0, 1, 2, 3, 4].map((i) => ({ x: 40 + 10 * i, y: 50 + dy })) as Landmarks5;
+	const photo = { x: 0, y: 0, width: 200, height: 200 };
+
+	it('lets a feature lie past the edge by about an eye’s height (8 % of the face’s width), not more', () => {
+		expect(featuresInside(five(0), photo, 100)).toBe(true);
+		expect(featuresInside(five(-57), photo, 100)).toBe(true); // y −7
+		expect(featuresInside(five(-59), photo, 100)).toBe(false); // y −9
+		expect(featuresInside(five(157), photo, 100)).toBe(true); // y 207 in a photo 200 high
+		expect(featuresInside(five(159), photo, 100)).toBe(false); // y 209
+		expect(featuresInside(five(0), { x: 60, y: 0, width: 140, height: 200 }, 100)).toBe(false); // x 40 left of 52
 	});
 });
 

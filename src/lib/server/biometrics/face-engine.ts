@@ -8,7 +8,8 @@ import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { CLOSER_LOOK_SCORE, MIN_LUMINANCE, SURE_DETECTION_SCORE } from '#lib/face/face-thresholds.ts';
 import { FacePipeline, type AnalyseOptions, type FaceAnalysis } from '#lib/face/face-pipeline.ts';
-import type { RgbaImage } from '#lib/face/image.ts';
+import type { Box, RgbaImage } from '#lib/face/image.ts';
+import type { Landmarks5 } from '#lib/face/landmarks.ts';
 import type { FaceSessions, OrtRuntime, OrtSession } from '#lib/face/ort-runtime.ts';
 import { loadInTurn } from '../event-loop.ts';
 import { faceModelForRuntime } from './face-model-weights.js';
@@ -118,7 +119,11 @@ export class FaceEngine {
 				found = again;
 			}
 		}
-		found ??= await this.#subjectIn(await decodeImage(await paddedVariant(bytes)), 'padded');
+		if (!found) {
+			// The face must be in the photo, not made up of its mirrored edges (featuresInside).
+			const { view, photo } = await paddedView(bytes);
+			found = await this.#subjectIn(view, 'padded', photo);
+		}
 		// Every way up is looked at, also when the photo's own found a face: which is upright is decided
 		// between them (a sideways face is found as such, and only the comparison tells).
 		const ways = found ? [found] : [];
@@ -149,8 +154,18 @@ export class FaceEngine {
 		return { face: { ...subject.face, embedding }, look: subject.look };
 	}
 
+	/**
+	 * Whether the photo holds a face whose eyes, nose or mouth lie outside it (featuresInside): what
+	 * to tell the integrator when analyseReference found no face it could use.
+	 */
+	async faceCutOff(bytes: Uint8Array): Promise<boolean> {
+		const { view, photo } = await paddedView(bytes);
+		const faces = await this.exclusive((p) => p.analyse(view, { liveness: false, embed: false, maxFaces: 4 }));
+		return faces.some((f) => f.score >= SECOND_LOOK_MIN_SCORE && !featuresInside(f.landmarks5, photo, f.box.width));
+	}
+
 	/** The subject of one look at a reference photo (null: no face the look may count). */
-	async #subjectIn(view: RgbaImage | Iterable<RgbaImage>, look: ReferenceLook): Promise<ReferenceSubject | null> {
+	async #subjectIn(view: RgbaImage | Iterable<RgbaImage>, look: ReferenceLook, photo?: Box): Promise<ReferenceSubject | null> {
 		const views = 'data' in view ? [view] : view;
 		const candidates: { face: FaceAnalysis; image: RgbaImage }[] = [];
 		// Zoomed, a tile is cut when its turn comes and kept only while it holds a candidate.
@@ -161,6 +176,7 @@ export class FaceEngine {
 			// the coffee cup turned upside down 0.955).
 			if (look !== 'asIs') faces = faces.filter((f) => f.score >= SECOND_LOOK_MIN_SCORE);
 			// A texture the detector found at one scale is not the subject (evidence-analysis.ts does the same).
+			faces = faces.filter((f) => featuresInside(f.landmarks5, photo ?? { x: 0, y: 0, width: image.width, height: image.height }, f.box.width));
 			for (const f of faces) if (f.score >= SURE_DETECTION_SCORE || (await this.exclusive((p) => p.closerLook(image, f.box))) >= CLOSER_LOOK_SCORE) candidates.push({ face: f, image });
 		}
 		// Tiles are crops at one scale, so their boxes compare; a face two tiles share is one candidate twice.
@@ -215,11 +231,30 @@ function cropRgba(image: RgbaImage, x: number, y: number, width: number, height:
 	return { data, width, height };
 }
 
-/** The photo padded by 30 % of its longer side (mirrored edges), for a face cropped tight to its edges. */
-async function paddedVariant(bytes: Uint8Array): Promise<Uint8Array> {
+/**
+ * The photo padded by 30 % of its longer side (mirrored edges), for a face cropped tight to its edges,
+ * with where the photo itself lies in it.
+ */
+async function paddedView(bytes: Uint8Array): Promise<{ view: RgbaImage; photo: Box }> {
 	const { width = 0, height = 0 } = await sharp(bytes).metadata();
-	const pad = Math.round(Math.max(width, height) * 0.3);
-	return sharp(bytes).rotate().extend({ top: pad, bottom: pad, left: pad, right: pad, extendWith: 'mirror' }).png().toBuffer();
+	const long = Math.max(width, height);
+	const pad = Math.round(long * 0.3);
+	const view = await decodeImage(await sharp(bytes).rotate().extend({ top: pad, bottom: pad, left: pad, right: pad, extendWith: 'mirror' }).png().toBuffer());
+	// The decoder may have scaled the padded photo down: the padding's share of its longer side stays.
+	const inView = (pad / (long + 2 * pad)) * Math.max(view.width, view.height);
+	return { view, photo: { x: inView, y: inView, width: view.width - 2 * inView, height: view.height - 2 * inView } };
+}
+
+/**
+ * Whether the eyes, nose tip and mouth corners lie in the photo: none further past its edge than
+ * 8 % of the face's width, about an eye's height (so a point further out is a feature wholly cut off). A face cut through the eyes by the photo's edge gets landmarks guessed where there are
+ * no pixels, or, padded with the photo's mirrored edges, a face made of its own reflection; either
+ * embedding is no longer the person's (face-damage eval: a portrait cut below the eyes, padded,
+ * matched its owner's other photos at −0.09 and −0.01). Better no face than a confident non-match.
+ */
+export function featuresInside(five: Landmarks5, photo: Box, faceWidth: number): boolean {
+	const margin = 0.08 * faceWidth;
+	return five.every((p) => p.x >= photo.x - margin && p.y >= photo.y - margin && p.x <= photo.x + photo.width + margin && p.y <= photo.y + photo.height + margin);
 }
 
 /**

@@ -51,4 +51,20 @@ describe('compareWithReference: a reference face too small to compare', () => {
 		const small = await compareWithReference(provided, await withPhoto(await shrunk(60)), {}, probe, deps);
 		expect(small.ok && small.similarity).toBeGreaterThanOrEqual(MATCH_THRESHOLD);
 	});
+
+	it('says so when the photo holds only the lower part of the face, and that no face is no face', { timeout: 30_000 }, async () => {
+		const engine = await FaceEngine.create();
+		const deps: ReferenceDeps = { engine: async () => engine, sink: {} as never, fetchImage: unused, protect: unused };
+		const photo = fixture('barack_obama_2.jpg');
+		const [left, right, , mouthLeft, mouthRight] = (await engine.analyseReference(photo))!.face.landmarks5;
+		const eyes = (left.y + right.y) / 2;
+		const { width = 0, height = 0 } = await sharp(photo).metadata();
+		// The decoded photo is the stored one here (under 2048 px): cut 0.6 of eyes-to-mouth below the eyes.
+		const top = Math.round(eyes + 0.6 * ((mouthLeft.y + mouthRight.y) / 2 - eyes));
+		const chin = await sharp(photo).extract({ left: 0, top, width, height: height - top }).jpeg({ quality: 92 }).toBuffer();
+		const cut = await compareWithReference(provided, await withPhoto(chin), {}, null, deps);
+		expect(cut.ok ? '' : cut.error).toBe('the reference image holds only part of a face (cut off by its edge): send one with the whole face');
+		const none = await compareWithReference(provided, await withPhoto(fixture('no_face_coffee.jpg')), {}, null, deps);
+		expect(none.ok ? '' : none.error).toBe('no face in the reference image');
+	});
 });
