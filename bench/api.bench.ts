@@ -55,7 +55,7 @@ async function seed(env: Record<string, string>, dataDir: string): Promise<strin
 }
 
 /** The POST peer on the store the app just used (its process stopped: PGlite is one process's). */
-async function runPeer(env: Record<string, string>, body: string): Promise<LoadResult> {
+async function runPeer(env: Record<string, string>, body: string): Promise<{ post: LoadResult; list: LoadResult }> {
 	const port = await freePort();
 	const child = spawn(process.execPath, ['bench/peers/plain-create-server.ts'], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
 	try {
@@ -63,14 +63,16 @@ async function runPeer(env: Record<string, string>, body: string): Promise<LoadR
 			child.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
 			child.on('exit', (code) => reject(new Error(`peer exited with ${code}`)));
 		});
-		return await load(() => ({ url: `http://127.0.0.1:${port}/`, init: { method: 'POST', headers: { 'content-type': 'application/json' }, body } }), { seconds: SECONDS, concurrency: CONCURRENCY, cpuPid: child.pid });
+		const post = await load(() => ({ url: `http://127.0.0.1:${port}/`, init: { method: 'POST', headers: { 'content-type': 'application/json' }, body } }), { seconds: SECONDS, concurrency: CONCURRENCY, cpuPid: child.pid });
+		const list = await load(() => ({ url: `http://127.0.0.1:${port}/sessions` }), { seconds: SECONDS, concurrency: CONCURRENCY, cpuPid: child.pid });
+		return { post, list };
 	} finally {
 		child.kill('SIGTERM');
 		await new Promise((r) => child.once('exit', r));
 	}
 }
 
-async function runStore(kind: 'pglite' | 'postgres'): Promise<{ runs: Record<string, { post: LoadResult; list: LoadResult }>; peer: LoadResult; body: string }> {
+async function runStore(kind: 'pglite' | 'postgres'): Promise<{ runs: Record<string, { post: LoadResult; list: LoadResult }>; peer: { post: LoadResult; list: LoadResult }; body: string }> {
 	const dataDir = path.resolve('tests/.tmp', `bench-${kind}`);
 	rmSync(dataDir, { recursive: true, force: true });
 	mkdirSync(dataDir, { recursive: true });
@@ -154,16 +156,17 @@ async function main() {
 		...Object.entries(results).flatMap(([kind, r]) => {
 			const label = (build: string) => (Object.keys(r.runs).length > 1 ? ` (${build}/)` : '');
 			return [
-				...Object.entries(r.runs).map(([build, run]) => row(`POST /sessions — ${kind}${label(build)}`, run.post, r.peer)),
-				row(`peer: node:http + ${kind === 'postgres' ? 'pg' : 'PGlite'}, the same three rows in one transaction`, r.peer, r.peer),
-				...Object.entries(r.runs).map(([build, run]) => row(`GET ${LIST_QUERY.replace('/api', '')} — ${kind}${label(build)}`, run.list, ceiling))
+				...Object.entries(r.runs).map(([build, run]) => row(`POST /sessions — ${kind}${label(build)}`, run.post, r.peer.post)),
+				row(`peer: node:http + ${kind === 'postgres' ? 'pg' : 'PGlite'}, the same three rows in one transaction`, r.peer.post, r.peer.post),
+				...Object.entries(r.runs).map(([build, run]) => row(`GET ${LIST_QUERY.replace('/api', '')} — ${kind}${label(build)}`, run.list, r.peer.list)),
+				row(`peer: node:http + ${kind === 'postgres' ? 'pg' : 'PGlite'}, the same select, summaries and cursor as JSON`, r.peer.list, r.peer.list)
 			];
 		}),
-		row(`ceiling: node:http returning the same ${Math.round(anyBody.length / 1024)} KB page`, ceiling, ceiling)
+		row(`ceiling: node:http returning the same ${Math.round(anyBody.length / 1024)} KB page, no database`, ceiling, ceiling)
 	];
 	lines.push(
 		'',
-		`POST rows are divided by the peer on the same store, run right after the app; GET rows by the ceiling, run last. Server CPU: the server process's user + system time over the measured window per answered request (the ceiling's includes the load generator, which shares its process). Load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' / ')}.`
+		`Rows are divided by the peer on the same store, run right after the app (POST, then GET); the ceiling runs last. Server CPU: the server process's user + system time over the measured window per answered request (the ceiling's includes the load generator, which shares its process). Load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' / ')}.`
 	);
 	const text = lines.join('\n');
 	console.log(text);

@@ -4,6 +4,10 @@
  * transaction, with node-postgres (DATABASE_URL) or PGlite (none). No key check, no rate limit, no
  * validation, no framework: what this machine allows for the database work of a create alone.
  *
+ * And the peer of `GET /sessions?limit=100&status=complete` (any GET): the same select of the same
+ * columns in the same order, the rows turned into the API's session summaries and a cursor, as JSON.
+ * What this machine allows for a page of sessions from the database, nothing else.
+ *
  * Run by the bench as its own process (`node bench/peers/plain-create-server.ts`), like the app.
  * Env: PORT; DATABASE_URL or PGLITE_DIR (a migrated store, e.g. the app's after it stopped) with
  * ACCOUNT_ID (an existing account); with neither, an in-memory PGlite it migrates itself.
@@ -20,11 +24,18 @@ type Exec = (sql: string, params?: unknown[]) => Promise<unknown>;
 const id = (prefix: string) => `${prefix}_${randomBytes(16).toString('base64url').replace(/[-_]/g, 'x').slice(0, 22)}`;
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
-async function openStore(): Promise<{ transaction: (statements: [string, unknown[]][]) => Promise<void>; accountId: string }> {
+interface Store {
+	transaction: (statements: [string, unknown[]][]) => Promise<void>;
+	rows: (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
+	accountId: string;
+}
+
+async function openStore(): Promise<Store> {
 	if (process.env.DATABASE_URL) {
 		const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 		return {
 			accountId: process.env.ACCOUNT_ID!,
+			rows: async (sql, params) => (await pool.query(sql, params)).rows,
 			async transaction(statements) {
 				const client = await pool.connect();
 				try {
@@ -50,6 +61,7 @@ async function openStore(): Promise<{ transaction: (statements: [string, unknown
 	}
 	return {
 		accountId,
+		rows: async (sql, params) => (await db.query<Record<string, unknown>>(sql, params)).rows,
 		transaction: (statements) =>
 			db.transaction(async (tx) => {
 				for (const [sql, params] of statements) await tx.query(sql, params);
@@ -58,7 +70,37 @@ async function openStore(): Promise<{ transaction: (statements: [string, unknown
 }
 
 const store = await openStore();
+
+/** The bench's list query: a page of 100 complete sessions, newest first (bigint columns as text, as pg returns them). */
+async function listPage(res: http.ServerResponse): Promise<void> {
+	const rows = await store.rows(
+		`select id, status, created_at, started_at, finished_at, settings, version, flow_id from sessions
+		 where account_id = $1 and env = 'test' and status = 'complete' order by created_at desc, id desc limit 101`,
+		[store.accountId]
+	);
+	const page = rows.slice(0, 100);
+	const sessions = page.map((r) => {
+		const s: Record<string, unknown> = { id: r.id, createdAt: Number(r.created_at), status: r.status, settings: r.settings, version: r.version, flowId: r.flow_id };
+		if (r.started_at !== null) s.startedAt = Number(r.started_at);
+		if (r.finished_at !== null) s.finishedAt = Number(r.finished_at);
+		return s;
+	});
+	const last = page.at(-1);
+	const out: Record<string, unknown> = { sessions, hasMore: rows.length > 100 };
+	if (last && rows.length > 100) out.nextCursor = Buffer.from(JSON.stringify({ k: Number(last.created_at), i: last.id })).toString('base64url');
+	res.writeHead(200, { 'content-type': 'application/json' });
+	res.end(JSON.stringify(out));
+}
+
 const server = http.createServer((req, res) => {
+	if (req.method === 'GET') {
+		req.resume();
+		listPage(res).catch((err: unknown) => {
+			res.writeHead(500, { 'content-type': 'text/plain' });
+			res.end(String(err));
+		});
+		return;
+	}
 	const chunks: Buffer[] = [];
 	req.on('data', (c: Buffer) => chunks.push(c));
 	req.on('end', async () => {

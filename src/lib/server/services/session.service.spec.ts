@@ -211,6 +211,19 @@ describe.each(STORE_KINDS)('sessions on %s', (kind) => {
 			expect(await pageAll({ limit: '4', sortOrder: 'asc' })).toEqual(ids);
 		});
 
+		it('lists each session as GET /sessions/{id} shows it, times as numbers, without a report', async () => {
+			// The list maps the driver's raw rows itself (bigint arrives as text from node-postgres).
+			const listed = await app.sessions.list(carol, q({ limit: '100' }));
+			for (const id of [ids[0], ids[4], ids[20]]) {
+				const one = (await app.sessions.get(carol, id)).session;
+				const { report: _report, ...summary } = one;
+				expect(listed.sessions.find((s) => s.id === id)).toStrictEqual(summary);
+			}
+			const done = listed.sessions.find((s) => s.id === ids[0])!;
+			expect([typeof done.createdAt, typeof done.startedAt, typeof done.finishedAt]).toEqual(['number', 'number', 'number']);
+			expect(listed.sessions.find((s) => s.id === ids[20])).not.toHaveProperty('startedAt');
+		});
+
 		it('sorts by status in lifecycle order and by finishedAt', async () => {
 			const byStatus = await pageAll({ limit: '3', sortBy: 'status', sortOrder: 'asc' });
 			const statuses = await Promise.all(byStatus.map(async (id) => (await app.sessions.get(carol, id)).session.status));
