@@ -4,7 +4,7 @@ import { rectCorners } from './polygon.ts';
 import { createRaster } from './raster.ts';
 import { boxesAlong, skewByProjection, skewFromBoxes, skewHypotheses } from './skew.ts';
 import { dbPostprocess, type TextBox } from './text-detection.ts';
-import { fillLineGaps, flipQuad, groupTextLines, linesAround } from './text-lines.ts';
+import { fillLineGaps, flipQuad, groupTextLines, linesAround, oneLinePerRow } from './text-lines.ts';
 import { rotateRaster } from './warp.ts';
 
 function box(cx: number, cy: number, width: number, height: number, angle = 0): TextBox {
@@ -140,6 +140,17 @@ describe('groupTextLines', () => {
 		expect(lines[1].height).toBeLessThan(27);
 	});
 
+	it('keeps chevrons and short runs in their line when they average barely thinner than it', () => {
+		// A TD1 number line on a generated card (seed 5151 #51): the line's start 30 high; its fillers and
+		// check digit in a tiny chevron boxed first, short runs and single glyphs up to 26 high, averaging
+		// over 0.7 of the line. Left as a line of their own, the row was read twice.
+		const pieces = [box(646, 975, 10, 10), box(466, 978, 16, 16), box(670, 978, 23, 22), box(767, 978, 80, 26), box(719, 978, 24, 24), box(696, 978, 31, 24), box(442, 978, 17, 26)];
+		const lines = groupTextLines([box(242, 977, 383, 30), ...pieces, box(240, 926, 390, 30)], 0);
+		expect(lines).toHaveLength(2);
+		expect(lines[1].boxes).toBe(8);
+		expect(lines[1].x1).toBeGreaterThan(800);
+	});
+
 	it('leaves a whole piece of MRZ beside a line merged with an overprint as a line of its own', () => {
 		// A name line under SPECIMEN: the overprint merged with the line's start into one box 75 high;
 		// the rest of the line, 32 high, is no lone glyph and reads better on its own.
@@ -150,6 +161,19 @@ describe('groupTextLines', () => {
 	it('still keeps apart two lines of a block, and a small word between them', () => {
 		const lines = groupTextLines([box(300, 100, 600, 28), box(300, 152, 600, 28), box(300, 126, 60, 14)], 0);
 		expect(lines).toHaveLength(3);
+	});
+});
+
+describe('oneLinePerRow', () => {
+	it('makes one line of two on the same row, the taller lengthened over the other, and keeps the rows apart', () => {
+		// Pieces the grouping left apart on one row (it only joins a thin group into a taller line).
+		const [first, a, b, last] = [box(240, 926, 390, 30), box(242, 977, 383, 30), box(700, 978, 200, 24), box(400, 1028, 720, 28)].map((x) => groupTextLines([x], 0)[0]);
+		const lines = oneLinePerRow([first, a, b, last]);
+		expect(lines.map((l) => Math.round(l.y))).toEqual([926, 977, 1028]);
+		expect(lines[1].height).toBeCloseTo(a.height, 5);
+		expect(lines[1].x1).toBeCloseTo(b.x1, 5);
+		expect(lines[1].x0).toBeCloseTo(a.x0, 5);
+		expect(lines[1].boxes).toBe(2);
 	});
 });
 

@@ -56,7 +56,8 @@ export function groupTextLines(boxes: readonly TextBox[], skewDeg: number): Text
 			return { box: b, y0: Math.min(...ys), y1: Math.max(...ys) };
 		})
 		.sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1));
-	const groups: { y0: number; y1: number; members: TextBox[] }[] = [];
+	type Group = { y0: number; y1: number; members: TextBox[] };
+	const groups: Group[] = [];
 	for (const it of items) {
 		const cy = (it.y0 + it.y1) / 2;
 		const h = it.y1 - it.y0;
@@ -75,19 +76,42 @@ export function groupTextLines(boxes: readonly TextBox[], skewDeg: number): Text
 	// line's 28) are too thin to join it above, and gather into a thin group of their own on the same
 	// row, sometimes with a piece of the line itself. As a line it was read as garbage
 	// (`DOSUR<BOVAQUYEE<<ZZZ`) and decoded with the lines above instead of the true line. A group
-	// mostly of lone glyphs, thinner than a line whose band middle it shares, is part of that line.
-	// Only such a group: a whole piece of MRZ beside a line merged with an overprint (a name line under
-	// SPECIMEN, 32 px against a merged box of 75) is a line of its own, and reads better alone.
+	// mostly of lone glyphs, thinner than a line whose band middle it shares, is part of that line
+	// (the tallest such line). Only such a group: a whole piece of MRZ beside a line merged with an
+	// overprint (a name line under SPECIMEN, 32 px against a merged box of 75) is a line of its own,
+	// and reads better alone.
 	const loneGlyph = (b: TextBox) => b.rect.width < 2 * b.rect.height;
-	for (let i = groups.length - 1; i >= 0; i--) {
-		const g = groups[i]!;
-		if (2 * g.members.filter(loneGlyph).length <= g.members.length) continue;
-		const gh = g.y1 - g.y0;
-		const cy = (g.y0 + g.y1) / 2;
-		const host = groups.find((o) => o !== g && gh < 0.7 * (o.y1 - o.y0) && Math.abs(cy - (o.y0 + o.y1) / 2) < 0.25 * (o.y1 - o.y0));
-		if (!host) continue;
+	const height = (g: Group) => g.y1 - g.y0;
+	const middle = (g: Group) => (g.y0 + g.y1) / 2;
+	const hostOf = (g: Group) =>
+		groups
+			.filter((o) => o !== g && height(g) < height(o) && Math.abs(middle(g) - middle(o)) < 0.25 * height(o))
+			.reduce<Group | null>((best, o) => (!best || height(o) > height(best) ? o : best), null);
+	const along = (g: Group) => {
+		const xs = g.members.flatMap((b) => b.quad.map((p) => toFrame(p, cos, sin)[0]));
+		return [Math.min(...xs), Math.max(...xs)] as const;
+	};
+	const join = (g: Group, host: Group) => {
 		host.members.push(...g.members);
-		groups.splice(i, 1);
+		groups.splice(groups.indexOf(g), 1);
+	};
+	// First, a piece of a line beside it on the row, nearly as tall (≥ 0.6: not a box merged with an
+	// overprint, twice a line's height), that the running average above left apart: a number line's
+	// filler run and check digit, grouped with some of its chevrons, stood as a second line on the row,
+	// and the line, read twice, was decoded as a TD1's second and third (seed 5151 #51). Before the
+	// lone glyphs join: they lengthen the line over the piece's place.
+	for (const g of [...groups].sort((a, b) => height(a) - height(b))) {
+		const host = hostOf(g);
+		if (!host || height(g) < 0.6 * height(host)) continue;
+		const [a0, a1] = along(g);
+		const [b0, b1] = along(host);
+		if (a0 < b1 && b0 < a1) continue;
+		join(g, host);
+	}
+	for (const g of [...groups]) {
+		if (2 * g.members.filter(loneGlyph).length <= g.members.length) continue;
+		const host = hostOf(g);
+		if (host) join(g, host);
 	}
 	return groups
 		.map((g) => {
@@ -157,6 +181,30 @@ export function fillLineGaps(lines: readonly TextLine[]): TextLine[] {
 			out.push({ quad: lineQuad({ angle, x0, x1, y0, y1 }), angle, x0, x1, y0, y1, width: x1 - x0, height: y1 - y0, y: (a.y + b.y) / 2, boxes: 0 });
 		}
 		out.push(b);
+	}
+	return out;
+}
+
+/**
+ * One line per row: two lines whose middles lie within a third of the taller's height are one row of
+ * print, and an MRZ never prints a row twice. Left as two, the row was read twice and decoded as two
+ * lines of a block, whose check digits can still pass (a TD1's number line read again as its first
+ * line passed). The taller line is kept, lengthened over the other. `lines` top to bottom.
+ */
+export function oneLinePerRow(lines: readonly TextLine[]): TextLine[] {
+	const out: TextLine[] = [];
+	for (const l of lines) {
+		const prev = out.at(-1);
+		if (!prev || Math.abs(l.y - prev.y) >= Math.max(prev.height, l.height) / 3) {
+			out.push(l);
+			continue;
+		}
+		const [keep, other] = l.height > prev.height ? [l, prev] : [prev, l];
+		const r = (keep.angle * Math.PI) / 180;
+		const along = other.quad.map((p) => toFrame(p, Math.cos(r), Math.sin(r))[0]);
+		const x0 = Math.min(keep.x0, ...along), x1 = Math.max(keep.x1, ...along);
+		const next = { ...keep, x0, x1, width: x1 - x0, boxes: keep.boxes + other.boxes };
+		out[out.length - 1] = { ...next, quad: lineQuad(next) };
 	}
 	return out;
 }

@@ -4,7 +4,7 @@ import { parseMrzLines, readMrzFromText, type MrzReading, type ParseMrzOptions }
 import type { Quad, Raster } from '#lib/documents/raster.ts';
 import { boxesAlong, skewHypotheses } from '#lib/documents/skew.ts';
 import type { TextBox } from '#lib/documents/text-detection.ts';
-import { alignBlock, fillLineGaps, flipQuad, groupTextLines, linesAround, type TextLine } from '#lib/documents/text-lines.ts';
+import { alignBlock, fillLineGaps, flipQuad, groupTextLines, linesAround, oneLinePerRow, type TextLine } from '#lib/documents/text-lines.ts';
 import type { OcrEngine } from './ocr-engine.ts';
 
 export interface MrzStageTimings {
@@ -168,7 +168,7 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 	// Only text running along the MRZ band: a facing page's vertical text would bend the lines.
 	const lines = groupTextLines(boxesAlong(boxes, skew), skew);
 	// The MRZ sits at the bottom: try the lowest long lines first, keep page order for grouping.
-	const candidates = alignBlock(fillLineGaps(mrzLikeLines(lines).slice(-MAX_CANDIDATES)));
+	const candidates = alignBlock(fillLineGaps(oneLinePerRow(mrzLikeLines(lines)).slice(-MAX_CANDIDATES)));
 	timings.parse += performance.now() - t;
 	const result: MrzReadResult = { reading: null, skew, flipped: false, ocrLines: [], boxes, mrzQuads: [], timings };
 	type Pass = { flipped: boolean; texts: string[]; quads: Quad[] };
