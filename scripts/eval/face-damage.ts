@@ -22,9 +22,19 @@ import { cliArg, EVAL_ROOT, facePhotos, FIXTURE_SOURCE } from './face-photos.ts'
 
 const photos = facePhotos;
 
-/** The clean photo's face box, in the pixels of the photo turned upright by its EXIF orientation. */
-type FaceBox = { x: number; y: number; width: number; height: number };
+/** The clean photo's face box and the height of its eyes and mouth, in the pixels of the photo turned upright by its EXIF orientation. */
+type FaceBox = { x: number; y: number; width: number; height: number; eyesY: number; mouthY: number };
 type Damage = (input: Buffer, face: FaceBox) => Promise<Buffer>;
+
+/** The photo's top cut off `share` of the eyes-to-mouth distance above the eyes (negative: below them). */
+const cutAbove =
+	(share: number): Damage =>
+	async (input, face) => {
+		const upright = await sharp(input).rotate().toBuffer();
+		const { width = 1, height = 1 } = await sharp(upright).metadata();
+		const top = Math.max(0, Math.round(face.eyesY - share * (face.mouthY - face.eyesY)));
+		return sharp(upright).extract({ left: 0, top, width, height: height - top }).jpeg({ quality: 90 }).toBuffer();
+	};
 
 /** Cropped to the face's box scaled by `factor` about its centre, clipped to the photo (an ID portrait cut from a larger photo). */
 const headCrop =
@@ -87,6 +97,11 @@ const DAMAGES: Record<string, Damage> = {
 	// (brows to chin: forehead, hair and ears cut) and that box a quarter larger.
 	headCrop: headCrop(1.25),
 	faceBoxCrop: headCrop(1),
+	// The photo's top edge through the brows, through the eyes, and below them (only the nose, mouth
+	// and chin left: the detector still boxes that as a face).
+	cutAtBrows: cutAbove(0.3),
+	cutThroughEyes: cutAbove(0),
+	cutBelowEyes: cutAbove(-0.35),
 	// Small faces in large photos (a group shot, a photo from across the room).
 	face200in3000: smallInLarge(200, 3000),
 	face140in3000: smallInLarge(140, 3000),
@@ -110,7 +125,9 @@ for (const p of all) {
 	const { width = 1 } = await sharp(await sharp(bytes).rotate().toBuffer()).metadata();
 	const scale = width / (await decodeImage(new Uint8Array(bytes))).width;
 	const b = found.face.box;
-	if (found.look === 'asIs' || found.look === 'levelled') cleanBoxes.set(p.file, { x: b.x * scale, y: b.y * scale, width: b.width * scale, height: b.height * scale });
+	const [leftEye, rightEye, , mouthLeft, mouthRight] = found.face.landmarks5;
+	if (found.look === 'asIs' || found.look === 'levelled')
+		cleanBoxes.set(p.file, { x: b.x * scale, y: b.y * scale, width: b.width * scale, height: b.height * scale, eyesY: ((leftEye.y + rightEye.y) / 2) * scale, mouthY: ((mouthLeft.y + mouthRight.y) / 2) * scale });
 }
 
 interface Row {
