@@ -105,15 +105,15 @@ export class FaceEngine {
 	 * way up its face is (face-orientation.ts): the detector finds turned faces too, and one read the
 	 * wrong way up matched no one. Null: no face in any look.
 	 */
-	async analyseReference(bytes: Uint8Array): Promise<{ face: FaceAnalysis; look: ReferenceLook } | null> {
+	async analyseReference(bytes: Uint8Array, notes: ReferenceNotes = { cutOff: false }): Promise<{ face: FaceAnalysis; look: ReferenceLook } | null> {
 		let stored: RgbaImage = await decodeImage(bytes);
-		let found = await this.#subjectIn(stored, 'asIs');
+		let found = await this.#subjectIn(stored, 'asIs', notes);
 		// A dark photo is read with its levels stretched: the detector misses faces in it, and the
 		// embedding of a dark face drifts from the person's (face-damage eval: a face at a sixth of its
 		// light was not found, or matched its owner at 0.04; levelled, found at 1.000 and 0.45).
 		if (!found || found.face.quality.luminance < MIN_LUMINANCE) {
 			const levelled = levelRgba(stored);
-			const again = levelled && (await this.#subjectIn(levelled, 'levelled'));
+			const again = levelled && (await this.#subjectIn(levelled, 'levelled', notes));
 			if (levelled && again && (!found || again.face.quality.luminance > found.face.quality.luminance)) {
 				stored = levelled;
 				found = again;
@@ -122,13 +122,13 @@ export class FaceEngine {
 		if (!found) {
 			// The face must be in the photo, not made up of its mirrored edges (featuresInside).
 			const { view, photo } = await paddedView(bytes);
-			found = await this.#subjectIn(view, 'padded', photo);
+			found = await this.#subjectIn(view, 'padded', notes, photo);
 		}
 		// Every way up is looked at, also when the photo's own found a face: which is upright is decided
 		// between them (a sideways face is found as such, and only the comparison tells).
 		const ways = found ? [found] : [];
 		for (const [look, degrees] of TURNS) {
-			const turned = await this.#subjectIn(turnRgba(stored, degrees), look);
+			const turned = await this.#subjectIn(turnRgba(stored, degrees), look, notes);
 			if (turned) ways.push(turned);
 		}
 		let best: ReferenceSubject | null = ways[0] ?? null;
@@ -146,7 +146,7 @@ export class FaceEngine {
 			}
 			best = top;
 		}
-		const subject = best ?? (await this.#subjectIn(zoomedViews(await decodeImage(bytes, ZOOM_DECODE_SIDE)), 'zoomed'));
+		const subject = best ?? (await this.#subjectIn(zoomedViews(await decodeImage(bytes, ZOOM_DECODE_SIDE)), 'zoomed', notes));
 		if (!subject) return null;
 		// Embed the subject only (the others were only candidates), on the pixels it was found in;
 		// comparing the ways up has embedded it already.
@@ -154,18 +154,8 @@ export class FaceEngine {
 		return { face: { ...subject.face, embedding }, look: subject.look };
 	}
 
-	/**
-	 * Whether the photo holds a face whose eyes, nose or mouth lie outside it (featuresInside): what
-	 * to tell the integrator when analyseReference found no face it could use.
-	 */
-	async faceCutOff(bytes: Uint8Array): Promise<boolean> {
-		const { view, photo } = await paddedView(bytes);
-		const faces = await this.exclusive((p) => p.analyse(view, { liveness: false, embed: false, maxFaces: 4 }));
-		return faces.some((f) => f.score >= SECOND_LOOK_MIN_SCORE && !featuresInside(f.landmarks5, photo, f.box.width));
-	}
-
 	/** The subject of one look at a reference photo (null: no face the look may count). */
-	async #subjectIn(view: RgbaImage | Iterable<RgbaImage>, look: ReferenceLook, photo?: Box): Promise<ReferenceSubject | null> {
+	async #subjectIn(view: RgbaImage | Iterable<RgbaImage>, look: ReferenceLook, notes: ReferenceNotes, photo?: Box): Promise<ReferenceSubject | null> {
 		const views = 'data' in view ? [view] : view;
 		const candidates: { face: FaceAnalysis; image: RgbaImage }[] = [];
 		// Zoomed, a tile is cut when its turn comes and kept only while it holds a candidate.
@@ -176,13 +166,23 @@ export class FaceEngine {
 			// the coffee cup turned upside down 0.955).
 			if (look !== 'asIs') faces = faces.filter((f) => f.score >= SECOND_LOOK_MIN_SCORE);
 			// A texture the detector found at one scale is not the subject (evidence-analysis.ts does the same).
-			faces = faces.filter((f) => featuresInside(f.landmarks5, photo ?? { x: 0, y: 0, width: image.width, height: image.height }, f.box.width));
+			faces = faces.filter((f) => {
+				if (featuresInside(f.landmarks5, photo ?? { x: 0, y: 0, width: image.width, height: image.height }, f.box.width)) return true;
+				if (f.score >= SECOND_LOOK_MIN_SCORE) notes.cutOff = true;
+				return false;
+			});
 			for (const f of faces) if (f.score >= SURE_DETECTION_SCORE || (await this.exclusive((p) => p.closerLook(image, f.box))) >= CLOSER_LOOK_SCORE) candidates.push({ face: f, image });
 		}
 		// Tiles are crops at one scale, so their boxes compare; a face two tiles share is one candidate twice.
 		const subject = subjectOf(candidates.map((c) => ({ ...c, box: c.face.box, quality: c.face.quality })));
 		return subject ? { face: subject.face, image: subject.image, look } : null;
 	}
+}
+
+/** What analyseReference saw besides its answer, for the reason a reference is refused. */
+export interface ReferenceNotes {
+	/** A sure face was passed over because its eyes, nose or mouth lie outside the photo (featuresInside). */
+	cutOff: boolean;
 }
 
 interface ReferenceSubject {
@@ -247,8 +247,9 @@ async function paddedView(bytes: Uint8Array): Promise<{ view: RgbaImage; photo: 
 
 /**
  * Whether the eyes, nose tip and mouth corners lie in the photo: none further past its edge than
- * 8 % of the face's width, about an eye's height (so a point further out is a feature wholly cut off). A face cut through the eyes by the photo's edge gets landmarks guessed where there are
- * no pixels, or, padded with the photo's mirrored edges, a face made of its own reflection; either
+ * 8 % of the face's width, about an eye's height (so a point further out is a feature wholly cut
+ * off). A face cut through the eyes by the photo's edge gets landmarks guessed where there are no
+ * pixels, or, padded with the photo's mirrored edges, a face made of its own reflection; either
  * embedding is no longer the person's (face-damage eval: a portrait cut below the eyes, padded,
  * matched its owner's other photos at −0.09 and −0.01). Better no face than a confident non-match.
  */

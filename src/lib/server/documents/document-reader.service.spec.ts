@@ -188,6 +188,15 @@ describe('readDocument: a name line that is mostly fillers', () => {
 		expect(r.mrz?.lines).toEqual(doc.mrz);
 		expect(r.mrz?.checkDigitsValid).toBe(true);
 	}, SLOW);
+
+	it('reads a facing-page TD1 whose number line the detector boxed in pieces only once', async () => {
+		// Its filler run and check digit stood as a second line on the number line's row; the row was
+		// read twice, the second time as the name line (QTOSOOTMZOTZOOCCPV), which no check digit covers.
+		const doc = syntheticDocuments(52, 5151)[51];
+		expect([doc.damage, doc.layout]).toEqual(['facingPage', 'TD1']);
+		const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(r.mrz?.lines).toEqual(doc.mrz);
+	}, SLOW);
 });
 
 // Generated documents whose `SPECIMEN` overprint took an MRZ line from the detector (seeds 1313, 505).

@@ -121,16 +121,15 @@ export async function compareWithReference(node: CompareNode, session: Session, 
 			if (!bytes) return { ok: false, source, error: `session data '${key}' holds no face` };
 		}
 	}
-	let found, engine;
+	let found;
+	const notes = { cutOff: false };
 	try {
-		engine = await deps.engine();
-		found = await engine.analyseReference(bytes);
+		found = await (await deps.engine()).analyseReference(bytes, notes);
 	} catch {
 		return { ok: false, source, error: 'the reference is not a readable image' };
 	}
 	if (!found?.face.embedding) {
-		const cut = await engine.faceCutOff(bytes).catch(() => false);
-		return { ok: false, source, error: cut ? 'the reference image holds only part of a face (cut off by its edge): send one with the whole face' : 'no face in the reference image' };
+		return { ok: false, source, error: notes.cutOff ? 'the reference image holds only part of a face (cut off by its edge): send one with the whole face' : 'no face in the reference image' };
 	}
 	const width = Math.round(found.face.box.width);
 	if (width < MIN_REFERENCE_FACE_WIDTH) return { ok: false, source, error: `the face in the reference image is too small to compare (${width} px wide; at least ${MIN_REFERENCE_FACE_WIDTH})` };
