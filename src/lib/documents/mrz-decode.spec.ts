@@ -218,3 +218,36 @@ describe('decodeMrz on an O/0 swap no check digit sees', () => {
 		expect(d.fieldConfidence.dateOfBirth).toBeGreaterThan(0.9);
 	});
 });
+
+describe('decodeMrz with second looks at the same lines', () => {
+	// ANNA's second N (position 17) is read as a filler by the first look: ERIKSSON<<AN<A<MARIA.
+	const lost = scores(TD3[0], { 17: { '<': 0.6, A: 0.37 } });
+	const line2 = scores(TD3[1]);
+
+	it('gives back a glyph one look lost when the others saw it, still short of sure with one look against', () => {
+		const alone = decodeMrz([lost, line2])!;
+		expect(alone.lines[0]).toBe('P<UTOERIKSSON<<AN<A<MARIA<<<<<<<<<<<<<<<<<<<');
+		const d = decodeMrz([lost, line2], { views: [[scores(TD3[0]), line2], [scores(TD3[0]), line2]] })!;
+		expect(d.lines).toEqual(TD3);
+		// Two looks of three: below MIN_FIELD_CONFIDENCE (0.75), so the page still asks for another capture.
+		expect(d.fieldConfidence.firstName).toBeGreaterThan(0.6);
+		expect(d.fieldConfidence.firstName).toBeLessThan(0.75);
+		expect(alone.fieldConfidence.firstName).toBeLessThan(0.75);
+		expect(d.fieldConfidence.documentNumber).toBeGreaterThan(0.99);
+	});
+
+	it('stays unsure where the looks are each sure of something else', () => {
+		const other = scores(TD3[0], { 17: { '<': 0.999 } });
+		const d = decodeMrz([scores(TD3[0]), line2], { views: [[other, line2]] })!;
+		expect(d.fieldConfidence.firstName).toBeLessThan(0.6);
+		expect(d.fieldConfidence.lastName).toBeGreaterThan(0.99);
+	});
+
+	it('leaves out a look the layout does not fit', () => {
+		const short: MrzLineScores = { steps: 10, probs: new Float32Array(10 * (K + 1)).fill(0.02) };
+		const alone = decodeMrz([lost, line2])!;
+		const d = decodeMrz([lost, line2], { views: [[short, line2]] })!;
+		expect(d.lines).toEqual(alone.lines);
+		expect(d.fieldConfidence).toEqual(alone.fieldConfidence);
+	});
+});

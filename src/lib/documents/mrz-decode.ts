@@ -698,7 +698,7 @@ function lookalikeVotes(layout: MrzLayout, post: Posteriors, entrySteps: readonl
  * TD3/MRV-A (2 × 44) or TD2/MRV-B (2 × 36), whichever shape explains the scores better, and a visa
  * when the first character is a `V`. Null when no layout fits.
  */
-export function decodeMrz(scores: readonly MrzLineScores[], options: { readLengths?: readonly number[] } = {}): DecodedMrz | null {
+export function decodeMrz(scores: readonly MrzLineScores[], options: { readLengths?: readonly number[]; views?: readonly (readonly MrzLineScores[])[] } = {}): DecodedMrz | null {
 	const all: MrzLayout[] = scores.length === 3 ? ['TD1'] : scores.length === 2 ? ['TD3', 'TD2'] : [];
 	// With the greedy reading's lengths, only layouts within a few characters of them are worth the search.
 	const near = (layout: MrzLayout) => !options.readLengths || options.readLengths.every((n) => Math.abs(n - SHAPES[layout][0].length) <= MAX_LENGTH_GAP);
@@ -720,6 +720,27 @@ export function decodeMrz(scores: readonly MrzLineScores[], options: { readLengt
 		const mv = marginalsFor(visa, scores);
 		if (mv) (layout = visa), (m = mv);
 	}
-	const votes = lookalikeVotes(layout, m.post, m.entrySteps, scores);
-	return { layout, logLikelihood: m.logLikelihood, ...decodeFields(layout, m.post, votes) };
+	const post = options.views?.length ? fuseViews(layout, m.post, options.views) : m.post;
+	const votes = lookalikeVotes(layout, post, m.entrySteps, scores);
+	return { layout, logLikelihood: m.logLikelihood, ...decodeFields(layout, post, votes) };
+}
+
+/**
+ * The position probabilities of the same lines read again another way (another stretch, in windows),
+ * averaged with the first reading's, position by position: the layout fixes every position, so the
+ * readings line up although their time steps do not. A glyph one look lost (`JANE` read `JAN` with a
+ * filler shifted in) keeps its weight from the looks that saw it, and a position the looks disagree
+ * on is as unsure as they are. A view the layout does not fit is left out.
+ */
+function fuseViews(layout: MrzLayout, first: Posteriors, views: readonly (readonly MrzLineScores[])[]): Posteriors {
+	const fused = first.map((line) => line.map((row) => Float64Array.from(row)));
+	let count = 1;
+	for (const view of views) {
+		const m = marginalsFor(layout, view);
+		if (!m) continue;
+		count++;
+		for (const [l, line] of m.post.entries()) for (const [i, row] of line.entries()) for (let c = 0; c < K; c++) fused[l][i][c] += row[c];
+	}
+	for (const line of fused) for (const row of line) for (let c = 0; c < K; c++) row[c] /= count;
+	return fused;
 }

@@ -6,7 +6,7 @@ import { parseMrzLines } from '#lib/documents/mrz-parse.ts';
 import { createRaster, crop } from '#lib/documents/raster.ts';
 import { glare, perspective, rotate, seededRandom, toPng } from '../../../../scripts/eval/camera-damage.ts';
 import { syntheticDocuments } from '../../../../scripts/eval/synthetic-documents.ts';
-import { DocumentReader } from './document-reader.service.ts';
+import { DocumentReader, uncertainFields } from './document-reader.service.ts';
 import { judgeDocument } from './document-verdict.ts';
 import { decodeImage } from './image-io.ts';
 
@@ -196,6 +196,20 @@ describe('readDocument: a name line that is mostly fillers', () => {
 		expect([doc.damage, doc.layout]).toEqual(['facingPage', 'TD1']);
 		const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
 		expect(r.mrz?.lines).toEqual(doc.mrz);
+	}, SLOW);
+});
+
+// Names have no check digit: one look's doubt about a glyph asked for another capture of a page
+// read right (seed 6161 of the generated set, not one the reader was tuned on).
+describe('readDocument: a name the first look was unsure of', () => {
+	it('reads the lines again the other ways and passes the name they agree on, without the visual zone', async () => {
+		const doc = syntheticDocuments(53, 6161)[52];
+		expect([doc.damage, doc.layout]).toEqual(['clean', 'TD1']);
+		// Read at ×1.5 alone, the given names were 0.72 sure: LOW_CONFIDENCE, a retake.
+		const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false, crossCheckViz: false });
+		expect(r.mrz?.lines).toEqual(doc.mrz);
+		expect(uncertainFields(r.mrz!)).toEqual([]);
+		expect(r.problems).not.toContain('LOW_CONFIDENCE');
 	}, SLOW);
 });
 

@@ -5,6 +5,7 @@ import type { Quad, Raster } from '#lib/documents/raster.ts';
 import { boxesAlong, skewHypotheses } from '#lib/documents/skew.ts';
 import type { TextBox } from '#lib/documents/text-detection.ts';
 import { alignBlock, fillLineGaps, flipQuad, groupTextLines, linesAround, oneLinePerRow, type TextLine } from '#lib/documents/text-lines.ts';
+import { MIN_FIELD_CONFIDENCE } from '#lib/documents/field-confidence.ts';
 import type { OcrEngine } from './ocr-engine.ts';
 
 export interface MrzStageTimings {
@@ -69,6 +70,8 @@ const MIN_MRZ_TEXT = 24;
 interface Constrained {
 	reading: MrzReading;
 	logLikelihood: number;
+	/** The lines' recogniser scores it was decoded from, top to bottom. */
+	scores: MrzLineScores[];
 }
 
 /**
@@ -80,9 +83,9 @@ function decodeTopWindows(scores: readonly (MrzLineScores | undefined)[], texts:
 	for (const count of [2, 3]) {
 		// Every MRZ has a filler run somewhere; header text above a card's MRZ has none.
 		if (scores.length < count || texts.slice(0, count).some((t) => t.length < MIN_MRZ_TEXT) || !texts.slice(0, count).some((t) => t.includes('<<'))) continue;
-		const window = scores.slice(0, count);
-		if (window.some((s) => !s)) continue;
-		const decoded = decodeMrz(window as MrzLineScores[], { readLengths: texts.slice(0, count).map((t) => t.length) });
+		const window = scores.slice(0, count).filter((s) => s !== undefined);
+		if (window.length < count) continue;
+		const decoded = decodeMrz(window, { readLengths: texts.slice(0, count).map((t) => t.length) });
 		if (!decoded) continue;
 		let reading: MrzReading;
 		try {
@@ -92,7 +95,7 @@ function decodeTopWindows(scores: readonly (MrzLineScores | undefined)[], texts:
 		}
 		reading.fieldConfidence = decoded.fieldConfidence;
 		reading.lookalikeDoubt = decoded.lookalikeDoubt;
-		const candidate = { reading, logLikelihood: decoded.logLikelihood / count };
+		const candidate = { reading, logLikelihood: decoded.logLikelihood / count, scores: window };
 		if (!best || score(reading) > score(best.reading) || (score(reading) === score(best.reading) && candidate.logLikelihood > best.logLikelihood)) best = candidate;
 	}
 	return best;
@@ -171,7 +174,7 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 	const candidates = alignBlock(fillLineGaps(oneLinePerRow(mrzLikeLines(lines)).slice(-MAX_CANDIDATES)));
 	timings.parse += performance.now() - t;
 	const result: MrzReadResult = { reading: null, skew, flipped: false, ocrLines: [], boxes, mrzQuads: [], timings };
-	type Pass = { flipped: boolean; texts: string[]; quads: Quad[] };
+	type Pass = { flipped: boolean; texts: string[]; quads: Quad[]; read: (typeof READS)[number] };
 	// Kept in one object: the readings are found inside readLines (a closure), where narrowing cannot follow them.
 	const found: { best: ({ reading: MrzReading } & Pass) | null; constrained: (Constrained & Pass) | null } = { best: null, constrained: null };
 	let lastTexts: string[] = [];
@@ -201,9 +204,9 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 			const reading = readMrzFromText(texts, options);
 			const constrained = options.constrained === false ? null : decodeTopWindows(scores, texts, options);
 			timings.parse += performance.now() - t;
-			if (reading && (!found.best || score(reading) > score(found.best.reading))) found.best = { reading, flipped, texts: texts.slice(), quads: quads.slice() };
+			if (reading && (!found.best || score(reading) > score(found.best.reading))) found.best = { reading, flipped, texts: texts.slice(), quads: quads.slice(), read: { stretch, windows } };
 			if (constrained && (!found.constrained || score(constrained.reading) > score(found.constrained.reading) || (score(constrained.reading) === score(found.constrained.reading) && constrained.logLikelihood > found.constrained.logLikelihood))) {
-				found.constrained = { ...constrained, flipped, texts: texts.slice(), quads: quads.slice() };
+				found.constrained = { ...constrained, flipped, texts: texts.slice(), quads: quads.slice(), read: { stretch, windows } };
 			}
 			if (constrained?.reading.checkDigitsValid || reading?.checkDigitsValid) break;
 		}
@@ -240,6 +243,12 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 			}
 		}
 	}
+	// A decoded reading in doubt (a field below MIN_FIELD_CONFIDENCE, or a failing check digit): its
+	// lines are read again the other ways and the looks decoded together (mrz-decode.ts fuseViews).
+	if (found.constrained && (!found.constrained.reading.checkDigitsValid || isInDoubt(found.constrained.reading))) {
+		const again = await secondLooks(engine, image, found.constrained, options, timings);
+		if (again && score(again.reading) >= score(found.constrained.reading)) found.constrained = { ...found.constrained, ...again };
+	}
 	result.ocrLines = lastTexts;
 	// The probability-decoded reading when it checks out (it carries field confidences; on the
 	// generated set, which neither reader was tuned on, it read 74 % exactly against 68 % for the text
@@ -269,6 +278,46 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 		result.mrzQuads = chosen.quads;
 	}
 	return result;
+}
+
+/** Some field of the reading is less sure than a reading may pass with (its check digits aside). */
+function isInDoubt(reading: MrzReading): boolean {
+	return Object.values(reading.fieldConfidence ?? {}).some((p) => p < MIN_FIELD_CONFIDENCE);
+}
+
+/**
+ * The reading's lines read with every other read setting, decoded together with the first look.
+ * Null when the looks fit no layout or the result does not parse.
+ */
+async function secondLooks(engine: OcrEngine, image: Raster, first: Constrained & { quads: Quad[]; texts: string[]; read: (typeof READS)[number] }, options: ParseMrzOptions, timings: MrzStageTimings): Promise<Constrained | null> {
+	// The decoded window is the top lines of those read (two of three read when a TD3 sat above a line of print).
+	const quads = first.quads.slice(0, first.scores.length);
+	const views: MrzLineScores[][] = [];
+	for (const read of READS) {
+		if (read.stretch === first.read.stretch && read.windows === first.read.windows) continue;
+		const t = performance.now();
+		const view: MrzLineScores[] = [];
+		for (const quad of quads) {
+			const { mrzScores } = await engine.recognize(image, quad, { alphabet: MRZ_ALPHABET, ...read });
+			if (mrzScores) view.push(mrzScores);
+		}
+		timings.rec += performance.now() - t;
+		if (view.length === quads.length) views.push(view);
+	}
+	if (views.length === 0) return null;
+	const t = performance.now();
+	try {
+		const decoded = decodeMrz(first.scores, { readLengths: first.texts.slice(0, quads.length).map((x) => x.length), views });
+		if (!decoded) return null;
+		const reading = parseMrzLines(decoded.lines, options);
+		reading.fieldConfidence = decoded.fieldConfidence;
+		reading.lookalikeDoubt = decoded.lookalikeDoubt;
+		return { reading, logLikelihood: decoded.logLikelihood / quads.length, scores: first.scores };
+	} catch {
+		return null;
+	} finally {
+		timings.parse += performance.now() - t;
+	}
 }
 
 /**
