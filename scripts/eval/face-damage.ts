@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { MATCH_THRESHOLD } from '../../src/lib/domain/face/thresholds.ts';
 import { cosineSimilarity } from '../../src/lib/face/embedding.ts';
-import { MIN_REFERENCE_FACE_WIDTH } from '../../src/lib/face/face-thresholds.ts';
+import { MAX_LUMINANCE, MIN_REFERENCE_FACE_WIDTH } from '../../src/lib/face/face-thresholds.ts';
 import { FaceEngine } from '../../src/lib/server/biometrics/face-engine.ts';
 import { decodeImage } from '../../src/lib/server/biometrics/image-decode.ts';
 import { cliArg, EVAL_ROOT, facePhotos, FIXTURE_SOURCE } from './face-photos.ts';
@@ -136,6 +136,10 @@ interface Row {
 	noFace: number;
 	/** Refused as too small to compare (compareWithReference: no verdict, not a non-match). */
 	tooSmall: number;
+	/** Faces brighter than MAX_LUMINANCE: compared, but a non-match is "reference unusable", no verdict. */
+	washedOut: number;
+	/** Pairs below the threshold with a washed-out reference: neither a match nor a non-match. */
+	noVerdict: number;
 	looks: Record<string, number>;
 	genuine: number;
 	falseNonMatch: number;
@@ -149,7 +153,7 @@ interface Row {
 
 const rows: Row[] = [];
 for (const damage of selected) {
-	const row: Row = { damage, photos: 0, noFace: 0, tooSmall: 0, looks: {}, genuine: 0, falseNonMatch: 0, impostor: 0, falseMatch: 0, genuineScores: [], worstImpostor: -1, failures: [], ms: [] };
+	const row: Row = { damage, photos: 0, noFace: 0, tooSmall: 0, washedOut: 0, noVerdict: 0, looks: {}, genuine: 0, falseNonMatch: 0, impostor: 0, falseMatch: 0, genuineScores: [], worstImpostor: -1, failures: [], ms: [] };
 	for (const p of all) {
 		if (!clean.has(p.file)) continue; // a photo the clean analysis cannot read says nothing about damage
 		const box = cleanBoxes.get(p.file);
@@ -171,6 +175,9 @@ for (const damage of selected) {
 			continue;
 		}
 		row.looks[found.look] = (row.looks[found.look] ?? 0) + 1;
+		// As compareWithReference marks it and the verdict reads it (face-verdict.ts).
+		const washed = found.face.quality.luminance > MAX_LUMINANCE;
+		if (washed) row.washedOut++;
 		for (const q of all) {
 			const other = clean.get(q.file);
 			if (!other || q.file === p.file) continue;
@@ -178,13 +185,17 @@ for (const damage of selected) {
 			if (q.identity === p.identity) {
 				row.genuine++;
 				row.genuineScores.push(s);
-				if (s < MATCH_THRESHOLD) {
+				if (s < MATCH_THRESHOLD && washed) {
+					row.noVerdict++;
+					row.failures.push(`${name} (washed out) vs ${q.file.split('/').pop()}: ${s.toFixed(2)}, reference unusable`);
+				} else if (s < MATCH_THRESHOLD) {
 					row.falseNonMatch++;
 					row.failures.push(`${name} (face ${Math.round(found.face.box.width)} px) vs ${q.file.split('/').pop()}: ${s.toFixed(2)}`);
 				}
 			} else {
 				row.impostor++;
 				row.worstImpostor = Math.max(row.worstImpostor, s);
+				if (s < MATCH_THRESHOLD && washed) row.noVerdict++;
 				if (s >= MATCH_THRESHOLD) {
 					row.falseMatch++;
 					row.failures.push(`${name} matched ${q.file.split('/').pop()}: ${s.toFixed(2)}`);
@@ -193,7 +204,7 @@ for (const damage of selected) {
 		}
 	}
 	rows.push(row);
-	console.error(`${damage}: ${row.noFace}/${row.photos} no face, ${row.tooSmall} too small, FNMR ${row.falseNonMatch}/${row.genuine}, FMR ${row.falseMatch}/${row.impostor}`);
+	console.error(`${damage}: ${row.noFace}/${row.photos} no face, ${row.tooSmall} too small, ${row.washedOut} washed out (${row.noVerdict} pairs unusable), FNMR ${row.falseNonMatch}/${row.genuine}, FMR ${row.falseMatch}/${row.impostor}`);
 }
 
 const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)} % (${n}/${d})` : '–');
@@ -203,12 +214,12 @@ out.push('# Reference photos under damage');
 out.push('');
 out.push(`${new Date().toISOString().slice(0, 10)}; ${all.length} face photos of ${new Set(all.map((p) => p.identity)).size} people from ${FIXTURE_SOURCE}; each damaged photo analysed as a reference (\`analyseReference\`) and compared with every other clean photo at the shipped threshold ${MATCH_THRESHOLD}.`);
 out.push('');
-out.push('| damage | no face found | too small to compare | FNMR | FMR | genuine similarity, median / lowest | highest impostor | looks that found the face | analysis ms, median |');
-out.push('|---|---|---|---|---|---|---|---|---:|');
+out.push('| damage | no face found | too small to compare | washed out: photos / pairs unusable | FNMR | FMR | genuine similarity, median / lowest | highest impostor | looks that found the face | analysis ms, median |');
+out.push('|---|---|---|---|---|---|---|---|---|---:|');
 for (const r of rows) {
 	const lowest = r.genuineScores.length ? Math.min(...r.genuineScores).toFixed(2) : '–';
 	const looks = Object.entries(r.looks).map(([k, v]) => `${k} ${v}`).join(', ');
-	out.push(`| ${r.damage} | ${pct(r.noFace, r.photos)} | ${pct(r.tooSmall, r.photos)} | ${pct(r.falseNonMatch, r.genuine)} | ${pct(r.falseMatch, r.impostor)} | ${r.genuineScores.length ? med(r.genuineScores).toFixed(2) : '–'} / ${lowest} | ${r.worstImpostor >= 0 ? r.worstImpostor.toFixed(2) : '–'} | ${looks} | ${Math.round(med(r.ms))} |`);
+	out.push(`| ${r.damage} | ${pct(r.noFace, r.photos)} | ${pct(r.tooSmall, r.photos)} | ${r.washedOut ? `${r.washedOut}/${r.photos} / ${r.noVerdict}/${r.genuine + r.impostor}` : '–'} | ${pct(r.falseNonMatch, r.genuine)} | ${pct(r.falseMatch, r.impostor)} | ${r.genuineScores.length ? med(r.genuineScores).toFixed(2) : '–'} / ${lowest} | ${r.worstImpostor >= 0 ? r.worstImpostor.toFixed(2) : '–'} | ${looks} | ${Math.round(med(r.ms))} |`);
 }
 out.push('');
 out.push('Failures:');

@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '#lib/domain/errors.ts';
 import type { PageState } from '#lib/domain/page/page.schema.ts';
@@ -304,6 +305,18 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 		expect(otherReport.details).toMatchObject({ reason: 'noMatch' });
 		expect((otherReport.details as any).similarity).toBeLessThan(0.45);
 		expect((otherReport.details as any).disagreements).toEqual(expect.arrayContaining([expect.stringMatching(/^outcome: page claimed 'passed'/), expect.stringMatching(/^similarity: page claimed 0.93/)]));
+	});
+
+	it('face_compare with a washed-out reference: a stranger is not called noMatch but the reference unusable, and says why', async () => {
+		// Exposure ×1.9 + 40: most of the face's skin clipped white (the face-damage eval's `blownOut`).
+		const blown = (await sharp(Buffer.from(await fixtureBase64('barack_obama_1.jpg'), 'base64')).linear(1.9, 40).jpeg({ quality: 88 }).toBuffer()).toString('base64');
+		const node = { id: 'cmp', type: 'face_compare', referenceImageSource: 'providedData', referenceImageKey: 'idPhoto' };
+		const other = await start([node], { settings: { providedData: { idPhoto: blown } } });
+		await upload(other.principal, other.state, { frames: frames.biden });
+		const report = (await reports(other.sessionId)).find((r) => r.nodeId === 'cmp')!;
+		expect(report).toMatchObject({ outcome: 'imageUnavailable', details: { reason: 'referenceUnavailable', reference: { source: 'providedData', kind: 'image', washedOut: true } } });
+		expect((report.details as any).similarity).toBeLessThan(0.45);
+		expect((report.details as any).reference.error).toMatch(/^the face in the reference image is washed out/);
 	});
 
 	it('face_compare against the face captured earlier in the session', async () => {

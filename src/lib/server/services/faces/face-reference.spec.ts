@@ -67,4 +67,18 @@ describe('compareWithReference: a reference face too small to compare', () => {
 		const none = await compareWithReference(provided, await withPhoto(fixture('no_face_coffee.jpg')), {}, null, deps);
 		expect(none.ok ? '' : none.error).toBe('no face in the reference image');
 	});
+
+	it('marks a reference whose face is brighter than a capture may be as washed out, and compares it still', { timeout: 30_000 }, async () => {
+		const engine = await FaceEngine.create();
+		const deps: ReferenceDeps = { engine: async () => engine, sink: {} as never, fetchImage: unused, protect: unused };
+		const probe = (await engine.analyseReference(fixture('barack_obama_2.jpg')))!.face.embedding!;
+		const photo = fixture('barack_obama_1.jpg');
+		const as = await compareWithReference(provided, await withPhoto(photo), {}, probe, deps);
+		expect(as).toMatchObject({ ok: true, kind: 'image' });
+		expect(as.ok && as.washedOut).toBeFalsy();
+		// Exposure ×1.9 + 40: the face's mean grey 146 -> ~240, most of its skin clipped white.
+		const blown = await compareWithReference(provided, await withPhoto(await sharp(photo).linear(1.9, 40).jpeg({ quality: 88 }).toBuffer()), {}, probe, deps);
+		expect(blown).toMatchObject({ ok: true, kind: 'image', washedOut: true });
+		expect(blown.ok && blown.similarity).toBeGreaterThan(0);
+	});
 });

@@ -6,7 +6,7 @@ import { DOCUMENT_PORTRAIT_FIELD } from '#lib/domain/nodes/document-scan.contrac
 import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
 import type { Session } from '#lib/domain/session/session.model.ts';
 import { cosineSimilarity } from '#lib/face/embedding.ts';
-import { MIN_REFERENCE_FACE_WIDTH } from '#lib/face/face-thresholds.ts';
+import { MAX_LUMINANCE, MIN_REFERENCE_FACE_WIDTH } from '#lib/face/face-thresholds.ts';
 import type { FaceEngine } from '../../biometrics/face-engine.ts';
 import { decodeTemplate, encodeTemplate } from '../../biometrics/template-protection.ts';
 import type { SafeFetchResult } from '../../http/safe-fetch.ts';
@@ -133,5 +133,6 @@ export async function compareWithReference(node: CompareNode, session: Session, 
 	}
 	const width = Math.round(found.face.box.width);
 	if (width < MIN_REFERENCE_FACE_WIDTH) return { ok: false, source, error: `the face in the reference image is too small to compare (${width} px wide; at least ${MIN_REFERENCE_FACE_WIDTH})` };
-	return { ok: true, source, kind: 'image', similarity: probe ? cosineSimilarity(probe, found.face.embedding) : null };
+	const washedOut = found.face.quality.luminance > MAX_LUMINANCE;
+	return { ok: true, source, kind: 'image', similarity: probe ? cosineSimilarity(probe, found.face.embedding) : null, ...(washedOut ? { washedOut } : {}) };
 }

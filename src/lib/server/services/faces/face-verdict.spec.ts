@@ -133,6 +133,16 @@ describe('judgeFaceEvidence', () => {
 		expect(unavailable.finish).toEqual({ outcome: 'imageUnavailable', reason: 'referenceUnavailable' });
 	});
 
+	it('calls a washed-out reference that does not match unusable, not the user someone else', () => {
+		const compare = (type: 'face_scan' | 'face_compare', similarity: number, washedOut: boolean) =>
+			judgeFaceEvidence(input({ type, mode: 'compare', requireLiveness: false, challenge: null, reference: { ok: true, source: 'providedData', kind: 'image', similarity, washedOut } }));
+		expect(compare('face_compare', 0.42, true).finish).toEqual({ outcome: 'imageUnavailable', reason: 'referenceUnavailable' });
+		expect(compare('face_scan', 0.42, true).finish).toEqual({ outcome: 'error', reason: 'referenceUnavailable' });
+		// A match is still a match (no stranger matched a washed-out reference in the damage eval).
+		expect(compare('face_compare', 0.63, true).finish).toEqual({ outcome: 'match' });
+		expect(compare('face_compare', 0.42, false).finish).toEqual({ outcome: 'noMatch', reason: 'noMatch' });
+	});
+
 	it('applies the quality gate to captures only', () => {
 		const blurry: QualityVerdict = { ...PASS, pass: false, reasons: ['blurry'] };
 		const a = analysis([frame(0, { gate: blurry }), frame(100, { gate: blurry }), frame(200, { gate: blurry })]);

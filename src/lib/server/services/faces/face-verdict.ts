@@ -15,7 +15,17 @@ import type { FaceNodeType } from '#lib/domain/flow/node-types.ts';
 
 /** A reference face resolved by the server (face_scan compare, face_compare). */
 export type ReferenceResult =
-	| { ok: true; source: 'session' | 'providedData' | 'url'; kind: 'template' | 'image'; similarity: number | null }
+	| {
+			ok: true;
+			source: 'session' | 'providedData' | 'url';
+			kind: 'template' | 'image';
+			similarity: number | null;
+			/**
+			 * The reference photo's face is brighter than a capture may be (MAX_LUMINANCE): highlights
+			 * blown out. It can still match, but a low similarity says more about the photo than the person.
+			 */
+			washedOut?: boolean;
+	  }
 	| { ok: false; source: 'session' | 'providedData' | 'url' | 'none'; error: string };
 
 export interface RecognitionResult {
@@ -153,7 +163,10 @@ export function judgeFaceEvidence(input: JudgeInput): Judgement {
 		}
 		if (challenge && (!challenge.passed || (injection.enforced && injection.mirrored))) return 'challengeFailed';
 		if (light?.enforced && !light.passed) return 'challengeFailed';
-		if (input.reference?.ok && (similarity === null || similarity < input.threshold)) return 'noMatch';
+		// A washed-out reference that does not match is no evidence of another person (face-damage eval:
+		// blown-out references missed their owner in 2 of 9 pairs, never matched a stranger): the
+		// reference is unusable, not the user someone else.
+		if (input.reference?.ok && (similarity === null || similarity < input.threshold)) return input.reference.washedOut ? 'referenceUnavailable' : 'noMatch';
 		return null;
 	})();
 

@@ -12,7 +12,7 @@ import { ageSexFinding } from '../../faces/age-sex-report.ts';
 import { newId } from '../../../crypto.ts';
 import { analyseFaceUpload, MAX_FACE_UPLOAD_BYTES, parseFaceUpload, type FaceEvidence } from '../../faces/face-evidence.ts';
 import { encodeSavedTemplate, referencePresent, referenceSourceOf, sessionReferenceKey, type SavedFace } from '../../faces/face-reference.ts';
-import { failureOutcome, judgeFaceEvidence, type FaceNodeType, type Judgement } from '../../faces/face-verdict.ts';
+import { failureOutcome, judgeFaceEvidence, type FaceNodeType, type Judgement, type ReferenceResult } from '../../faces/face-verdict.ts';
 import { closestLiveFace, pendingFor, sameLivePerson, type EnrolmentState, type LiveMatch } from '../../faces/live-enrolment.ts';
 import { evidenceIntake, type ActionResult, type NodeContext, type NodeFinish, type NodeHandler } from '../node-handler.ts';
 
@@ -129,13 +129,23 @@ function reportDetails(ctx: Ctx, evidence: FaceEvidence, judgement: Judgement, s
 		// The report's livenessDetected reads this on nodes other than liveness_detection.
 		...(ctx.node.type === 'face_scan' && settings.requireLiveness ? { livenessDetected: a.liveness.live && (judgement.challenge?.passed ?? true) } : {}),
 		...(judgement.similarity !== null ? { similarity: round(judgement.similarity), threshold: settings.similarityThreshold } : {}),
-		...(evidence.reference ? { reference: evidence.reference.ok ? { source: evidence.reference.source, kind: evidence.reference.kind } : { source: evidence.reference.source, error: evidence.reference.error } } : {}),
+		...(evidence.reference ? { reference: referenceDetails(evidence.reference, judgement) } : {}),
 		injection: judgement.injection,
 		...(Object.keys(evidence.claim).length ? { claim: evidence.claim } : {}),
 		...(judgement.disagreements.length ? { disagreements: judgement.disagreements } : {}),
 		serverMs: a.ms
 	};
 }
+
+/** The reference as the node report shows it; a washed-out one that ended the try says why, as the integrator's to fix. */
+function referenceDetails(reference: ReferenceResult, judgement: Judgement): Record<string, unknown> {
+	if (!reference.ok) return { source: reference.source, error: reference.error };
+	if (!reference.washedOut) return { source: reference.source, kind: reference.kind };
+	const decided = judgement.finish?.reason === 'referenceUnavailable';
+	return { source: reference.source, kind: reference.kind, washedOut: true, ...(decided ? { error: WASHED_OUT_REFERENCE } : {}) };
+}
+
+const WASHED_OUT_REFERENCE = 'the face in the reference image is washed out (overexposed) and did not match: too little of it is left to tell another person from the same one; send a photo with the face evenly lit';
 
 /** Side effects of a finished try: photos, the saved face, enrolment. Returns extra report details. */
 async function persist(ctx: Ctx, evidence: FaceEvidence, judgement: Judgement): Promise<Record<string, unknown>> {
