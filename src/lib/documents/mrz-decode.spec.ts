@@ -196,6 +196,21 @@ describe('decodeMrz on a check digit a look-alike would fix', () => {
 		expect(d.checksValid).toBe(false);
 		expect(d.fieldConfidence.documentNumber).toBe(0);
 	});
+	it('calls a failing number uncertain when swaps of its own would pass it, though the composite passes as read', () => {
+		// D1OY8O4GL and a personal number ending in O, every O read as 0 (seed 808 #115): the composite
+		// passes with the three 0's, the number's own check fails, and two O's of its own would pass it.
+		const td3 = buildMrz('TD3', { ...source, documentNumber: 'D1OY8O4GL', optional: '13G1O' });
+		const zeros = (t: string) => t.replace(/O/g, '0');
+		const read = [td3[0], zeros(td3[1].slice(0, 9)) + td3[1].slice(9, 28) + zeros(td3[1].slice(28))];
+		const d = decodeMrz(read.map((l) => scores(l)))!;
+		expect(d.lines).toEqual(read);
+		expect(d.checksValid).toBe(false);
+		expect(d.fieldConfidence.documentNumber).toBe(0);
+		// A misprinted check digit no O↔0 swap explains stays as read and sure (reported, not refused).
+		const misprint = TD3[1].slice(0, 9) + '7' + TD3[1].slice(10);
+		expect(decodeMrz([scores(TD3[0]), scores(misprint)])!.fieldConfidence.documentNumber).toBeGreaterThan(0.9);
+	});
+
 	it('leaves it uncertain when the composite still fails after the swap', () => {
 		// TD1: the optional data (no check digit of its own) misread too; only the composite covers it.
 		const td1 = buildMrz('TD1', { ...source, documentCode: 'I', documentNumber: 'X4O9K2M1P', optional: 'AB12' });

@@ -498,6 +498,13 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 		for (const f of failing) conf(f.name, 0);
 		if (composite && !compositeValid(lines, composite)) conf('composite', 0);
 	}
+	// Field by field too: a failing number that one or two O↔0 swaps of its own put right is a misread
+	// as likely as a misprint (the recogniser is often sure of the wrong one of the two), even where
+	// the composite would need a third swap elsewhere (seed 808 #115: D1OY8O4GL and a personal number
+	// ending in O, all three O's read as 0; the composite passed with the 0's, and the number was
+	// accepted as a misprint, sure of its glyphs). Other look-alikes are left to the rule above: with
+	// two swaps among all of them nearly any check digit can be met, misprints included.
+	for (const f of failing) if (zeroOSwapPasses(lines, f)) conf(f.name, 0);
 	const checksValid = spec.checked.every((f) => checkMatches(lines, f.range, f.digit)) && (!composite || compositeValid(lines, composite));
 	for (const v of chevrons) {
 		if (lines[v.line][v.position] !== '<' || !seen.has(`${v.line}:${v.position}`)) continue;
@@ -589,6 +596,22 @@ function lookalikeRepairExists(lines: readonly string[], spec: FieldSpec): boole
 		const one = put(lines, swap);
 		if (allPass(one)) return true;
 		for (let b = a + 1; b < swaps.length; b++) if ((swaps[b][0] !== swap[0] || swaps[b][1] !== swap[1]) && allPass(put(one, swaps[b]))) return true;
+	}
+	return false;
+}
+
+/** Whether swapping O↔0 at one or two places of a field makes its own check digit pass. */
+function zeroOSwapPasses(lines: readonly string[], field: CheckedField): boolean {
+	const [l, s, e] = field.range;
+	const text = lines[l];
+	const spots: number[] = [];
+	for (let i = s; i < e; i++) if (text[i] === 'O' || text[i] === '0') spots.push(i);
+	const digit = lines[field.digit[0]].charAt(field.digit[1]);
+	const flip = (t: string, i: number) => t.slice(0, i) + (t[i] === 'O' ? '0' : 'O') + t.slice(i + 1);
+	const passes = (t: string) => checkMatches([t], [0, s, e], [0, 0], digit);
+	for (const [a, i] of spots.entries()) {
+		const one = flip(text, i);
+		if (passes(one) || spots.slice(a + 1).some((j) => passes(flip(one, j)))) return true;
 	}
 	return false;
 }
