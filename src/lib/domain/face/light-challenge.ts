@@ -17,6 +17,12 @@ export const LIGHT_MIN_STEP_MS = 350;
 export const LIGHT_MAX_STEP_MS = 550;
 export const LIGHT_MIN_STEPS = 4;
 export const LIGHT_MAX_STEPS = 6;
+/**
+ * Steps the server issues (LIGHT_MIN_STEPS is what a stored sequence may hold). Six, 2.1–3.3 s: with
+ * 4–6 (1.4–3.3 s) a slow reactor on a slow phone began the turn after a short sequence had ended
+ * (`turnOutside`), or the page took too few frames under its colours (`tooFewFrames`).
+ */
+export const LIGHT_ISSUED_STEPS = 6;
 /** The page fades from one colour to the next over this long (gentle, and part of the latency allowed). */
 export const LIGHT_FADE_MS = 100;
 /** Frames this long after the last colour still count (a camera's latency); the page keeps capturing till then. */
@@ -30,11 +36,11 @@ export type LightStep = z.infer<typeof lightStepSchema>;
 export type LightSequence = z.infer<typeof lightSequenceSchema>;
 
 /**
- * A random sequence: 4–6 steps of 350–550 ms, each colour other than the one before. `randomInt(n)`
- * returns 0…n-1 (node:crypto's on the server; a seeded one in tests); `palette` for evaluations.
+ * A random sequence: LIGHT_ISSUED_STEPS steps of 350–550 ms, each colour other than the one before.
+ * `randomInt(n)` returns 0…n-1 (node:crypto's on the server; a seeded one in tests); `palette` for evaluations.
  */
 export function issueLightSequence(randomInt: (n: number) => number, palette: readonly string[] = LIGHT_PALETTE): LightSequence {
-	const count = LIGHT_MIN_STEPS + randomInt(LIGHT_MAX_STEPS - LIGHT_MIN_STEPS + 1);
+	const count = LIGHT_ISSUED_STEPS;
 	const steps: LightStep[] = [];
 	let previous = -1;
 	for (let i = 0; i < count; i++) {
