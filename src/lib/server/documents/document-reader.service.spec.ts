@@ -199,6 +199,19 @@ describe('readDocument: a name line that is mostly fillers', () => {
 	}, SLOW);
 });
 
+// A clean visa whose two 44-long lines the detector boxed short of their trailing fillers: decoded 36
+// long (MRV-B), the names squeezed to fit (seed 1 of the generated set).
+describe('readDocument: MRZ lines boxed short of the page', () => {
+	it('reads them again to near the page edge and takes the 44-long reading', async () => {
+		const doc = syntheticDocuments(92, 1)[91];
+		expect([doc.damage, doc.layout]).toEqual(['clean', 'MRV-A']);
+		const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false, crossCheckViz: false });
+		expect(r.sides[0].quad).not.toBeNull();
+		expect(r.mrz?.lines).toEqual(doc.mrz);
+		expect(r.problems).not.toContain('LOW_CONFIDENCE');
+	}, SLOW);
+});
+
 // Names have no check digit: one look's doubt about a glyph asked for another capture of a page
 // read right (seed 6161 of the generated set, not one the reader was tuned on).
 describe('readDocument: a name the first look was unsure of', () => {

@@ -197,7 +197,7 @@ export class DocumentReader {
 			for (const i of order) {
 				const w = work[i];
 				const mrzOptions = { now, constrained: options.mrzDecode !== 'text' };
-				let r = await readMrz(this.ocr, w.document, mrzOptions);
+				let r = await readMrz(this.ocr, w.document, { ...mrzOptions, rectified: w.side.quad !== null });
 				// A wrong outline (a photo edge, a fold) can spoil the rectified page: retry on the photo itself.
 				if (!r.reading && w.side.quad) {
 					const retry = await readMrz(this.ocr, w.image, mrzOptions);

@@ -1,5 +1,5 @@
 import { MRZ_ALPHABET } from '#lib/documents/ctc-decode.ts';
-import { decodeMrz, type MrzLineScores } from '#lib/documents/mrz-decode.ts';
+import { decodeMrz, type DecodedMrz, type MrzLineScores } from '#lib/documents/mrz-decode.ts';
 import { parseMrzLines, readMrzFromText, type MrzReading, type ParseMrzOptions } from '#lib/documents/mrz-parse.ts';
 import type { Quad, Raster } from '#lib/documents/raster.ts';
 import { boxesAlong, skewHypotheses } from '#lib/documents/skew.ts';
@@ -86,15 +86,8 @@ function decodeTopWindows(scores: readonly (MrzLineScores | undefined)[], texts:
 		const window = scores.slice(0, count).filter((s) => s !== undefined);
 		if (window.length < count) continue;
 		const decoded = decodeMrz(window, { readLengths: texts.slice(0, count).map((t) => t.length) });
-		if (!decoded) continue;
-		let reading: MrzReading;
-		try {
-			reading = parseMrzLines(decoded.lines, options);
-		} catch {
-			continue;
-		}
-		reading.fieldConfidence = decoded.fieldConfidence;
-		reading.lookalikeDoubt = decoded.lookalikeDoubt;
+		const reading = decoded && readingOf(decoded, options);
+		if (!reading) continue;
 		const candidate = { reading, logLikelihood: decoded.logLikelihood / count, scores: window };
 		if (!best || score(reading) > score(best.reading) || (score(reading) === score(best.reading) && candidate.logLikelihood > best.logLikelihood)) best = candidate;
 	}
@@ -108,7 +101,7 @@ function decodeTopWindows(scores: readonly (MrzLineScores | undefined)[], texts:
  * finds and parses the MRZ group. Tries the page upside down when the first pass finds none, and
  * the next text direction when the first gave no reading whose check digits pass.
  */
-export async function readMrz(engine: OcrEngine, image: Raster, options: ParseMrzOptions & { constrained?: boolean } = {}): Promise<MrzReadResult> {
+export async function readMrz(engine: OcrEngine, image: Raster, options: MrzReadOptions = {}): Promise<MrzReadResult> {
 	const timings: MrzStageTimings = { det: 0, rec: 0, parse: 0 };
 	const t = performance.now();
 	const boxes: TextBox[] = await engine.detect(image);
@@ -166,7 +159,7 @@ const SEAT_PITCHES = [1.9, 1.5, 1.2] as const;
 /** Directions tried at most: the MRZ band's, then one other (a facing page, a photo turned 90°). */
 const MAX_DIRECTIONS = 2;
 
-async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], skew: number, options: ParseMrzOptions & { constrained?: boolean }, timings: MrzStageTimings): Promise<MrzReadResult> {
+async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], skew: number, options: MrzReadOptions, timings: MrzStageTimings): Promise<MrzReadResult> {
 	let t = performance.now();
 	// Only text running along the MRZ band: a facing page's vertical text would bend the lines.
 	const lines = groupTextLines(boxesAlong(boxes, skew), skew);
@@ -243,6 +236,13 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 			}
 		}
 	}
+	// Two lines decoded 36 long on a page they leave a wide margin of: a passport's or visa's 44-long
+	// lines boxed short of their trailing fillers (seed 1 #91, a clean visa read as MRV-B). Read again
+	// to near the page's edge; kept when that decodes 44 long with as many check digits passing.
+	if (options.rectified && found.constrained && isShortOfPage(found.constrained, image)) {
+		const longer = await readToPageEdge(engine, image, found.constrained, options, timings);
+		if (longer && score(longer.reading) >= score(found.constrained.reading)) found.constrained = longer;
+	}
 	// A decoded reading in doubt (a field below MIN_FIELD_CONFIDENCE, or a failing check digit): its
 	// lines are read again the other ways and the looks decoded together (mrz-decode.ts fuseViews).
 	if (found.constrained && (!found.constrained.reading.checkDigitsValid || isInDoubt(found.constrained.reading))) {
@@ -280,6 +280,80 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 	return result;
 }
 
+export interface MrzReadOptions extends ParseMrzOptions {
+	/** false: the greedy text reader only (evaluation of the reader before constrained decoding). */
+	constrained?: boolean;
+	/** The image is the document itself, rectified from its outline (its edges are the page's). */
+	rectified?: boolean;
+}
+
+type Found = Constrained & { flipped: boolean; texts: string[]; quads: Quad[]; read: (typeof READS)[number] };
+
+/**
+ * A TD2/MRV-B line (36) ends 6–8 % of its card's width from the edge; a TD3/MRV-A line (44) boxed
+ * 36 long ends a fifth of the page's width or more from it.
+ */
+const SHORT_OF_PAGE = 0.15;
+/** How far from the page's edge the longer crop ends (a card's margin is wider than this). */
+const PAGE_MARGIN = 0.02;
+
+function isShortOfPage(found: Found, image: Raster): boolean {
+	if (found.scores.length !== 2 || found.reading.lines[0]?.length !== 36) return false;
+	return found.quads.slice(0, 2).every((q) => distanceToEdge(q, image) > SHORT_OF_PAGE * image.width);
+}
+
+/** How far the line's end (its text direction, whichever way up it was read) is from the image's edge, along the line. */
+function distanceToEdge(quad: Quad, image: Raster): number {
+	const [a, b] = [quad[0], quad[1]];
+	const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
+	const [dx, dy] = [(b[0] - a[0]) / len, (b[1] - a[1]) / len];
+	// Along (dx, dy) from the end corner to the first image edge.
+	const tx = dx > 1e-6 ? (image.width - b[0]) / dx : dx < -1e-6 ? -b[0] / dx : Infinity;
+	const ty = dy > 1e-6 ? (image.height - b[1]) / dy : dy < -1e-6 ? -b[1] / dy : Infinity;
+	return Math.max(0, Math.min(tx, ty));
+}
+
+/** The quad carried on along its text direction to PAGE_MARGIN of the image's edge. */
+function toPageEdge(quad: Quad, image: Raster): Quad {
+	const [a, b, c, d] = quad;
+	const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
+	const [dx, dy] = [(b[0] - a[0]) / len, (b[1] - a[1]) / len];
+	const by = Math.max(0, distanceToEdge(quad, image) - PAGE_MARGIN * image.width);
+	return [a, [b[0] + dx * by, b[1] + dy * by], [c[0] + dx * by, c[1] + dy * by], d];
+}
+
+async function readToPageEdge(engine: OcrEngine, image: Raster, found: Found, options: ParseMrzOptions, timings: MrzStageTimings): Promise<Found | null> {
+	const quads = found.quads.slice(0, 2).map((q) => toPageEdge(q, image));
+	const read = READS[0];
+	const scores: MrzLineScores[] = [];
+	const texts: string[] = [];
+	let t = performance.now();
+	for (const quad of quads) {
+		const { text, mrzScores } = await engine.recognize(image, quad, { alphabet: MRZ_ALPHABET, ...read });
+		if (!mrzScores) return null;
+		scores.push(mrzScores);
+		texts.push(text);
+	}
+	timings.rec += performance.now() - t;
+	t = performance.now();
+	try {
+		const decoded = decodeMrz(scores, { readLengths: texts.map((x) => x.length) });
+		const reading = decoded?.lines[0].length === 44 ? readingOf(decoded, options) : null;
+		return reading && { reading, logLikelihood: decoded!.logLikelihood / 2, scores, flipped: found.flipped, texts, quads, read };
+	} finally {
+		timings.parse += performance.now() - t;
+	}
+}
+
+/** The decoded lines parsed, with the decoder's confidences; null when they do not parse. */
+function readingOf(decoded: DecodedMrz, options: ParseMrzOptions): MrzReading | null {
+	try {
+		return Object.assign(parseMrzLines(decoded.lines, options), { fieldConfidence: decoded.fieldConfidence, lookalikeDoubt: decoded.lookalikeDoubt });
+	} catch {
+		return null;
+	}
+}
+
 /** Some field of the reading is less sure than a reading may pass with (its check digits aside). */
 function isInDoubt(reading: MrzReading): boolean {
 	return Object.values(reading.fieldConfidence ?? {}).some((p) => p < MIN_FIELD_CONFIDENCE);
@@ -308,13 +382,8 @@ async function secondLooks(engine: OcrEngine, image: Raster, first: Constrained 
 	const t = performance.now();
 	try {
 		const decoded = decodeMrz(first.scores, { readLengths: first.texts.slice(0, quads.length).map((x) => x.length), views });
-		if (!decoded) return null;
-		const reading = parseMrzLines(decoded.lines, options);
-		reading.fieldConfidence = decoded.fieldConfidence;
-		reading.lookalikeDoubt = decoded.lookalikeDoubt;
-		return { reading, logLikelihood: decoded.logLikelihood / quads.length, scores: first.scores };
-	} catch {
-		return null;
+		const reading = decoded && readingOf(decoded, options);
+		return reading && { reading, logLikelihood: decoded!.logLikelihood / quads.length, scores: first.scores };
 	} finally {
 		timings.parse += performance.now() - t;
 	}
