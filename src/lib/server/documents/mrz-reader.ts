@@ -302,11 +302,16 @@ function isShortOfPage(found: Found, image: Raster): boolean {
 	return found.quads.slice(0, 2).every((q) => distanceToEdge(q, image) > SHORT_OF_PAGE * image.width);
 }
 
-/** How far the line's end (its text direction, whichever way up it was read) is from the image's edge, along the line. */
-function distanceToEdge(quad: Quad, image: Raster): number {
-	const [a, b] = [quad[0], quad[1]];
+/** The unit vector of the line's text direction (top-left to top-right corner, whichever way up it was read). */
+function textDirection([a, b]: Quad): [number, number] {
 	const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
-	const [dx, dy] = [(b[0] - a[0]) / len, (b[1] - a[1]) / len];
+	return [(b[0] - a[0]) / len, (b[1] - a[1]) / len];
+}
+
+/** How far the line's end is from the image's edge, along its text direction. */
+function distanceToEdge(quad: Quad, image: Raster): number {
+	const b = quad[1];
+	const [dx, dy] = textDirection(quad);
 	// Along (dx, dy) from the end corner to the first image edge.
 	const tx = dx > 1e-6 ? (image.width - b[0]) / dx : dx < -1e-6 ? -b[0] / dx : Infinity;
 	const ty = dy > 1e-6 ? (image.height - b[1]) / dy : dy < -1e-6 ? -b[1] / dy : Infinity;
@@ -316,8 +321,7 @@ function distanceToEdge(quad: Quad, image: Raster): number {
 /** The quad carried on along its text direction to PAGE_MARGIN of the image's edge. */
 function toPageEdge(quad: Quad, image: Raster): Quad {
 	const [a, b, c, d] = quad;
-	const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
-	const [dx, dy] = [(b[0] - a[0]) / len, (b[1] - a[1]) / len];
+	const [dx, dy] = textDirection(quad);
 	const by = Math.max(0, distanceToEdge(quad, image) - PAGE_MARGIN * image.width);
 	return [a, [b[0] + dx * by, b[1] + dy * by], [c[0] + dx * by, c[1] + dy * by], d];
 }
@@ -325,23 +329,35 @@ function toPageEdge(quad: Quad, image: Raster): Quad {
 async function readToPageEdge(engine: OcrEngine, image: Raster, found: Found, options: ParseMrzOptions, timings: MrzStageTimings): Promise<Found | null> {
 	const quads = found.quads.slice(0, 2).map((q) => toPageEdge(q, image));
 	const read = READS[0];
-	const scores: MrzLineScores[] = [];
-	const texts: string[] = [];
-	let t = performance.now();
-	for (const quad of quads) {
-		const { text, mrzScores } = await engine.recognize(image, quad, { alphabet: MRZ_ALPHABET, ...read });
-		if (!mrzScores) return null;
-		scores.push(mrzScores);
-		texts.push(text);
-	}
-	timings.rec += performance.now() - t;
-	t = performance.now();
+	const looked = await readQuads(engine, image, quads, read, timings);
+	if (!looked) return null;
+	const { scores, texts } = looked;
+	const t = performance.now();
 	try {
 		const decoded = decodeMrz(scores, { readLengths: texts.map((x) => x.length) });
-		const reading = decoded?.lines[0].length === 44 ? readingOf(decoded, options) : null;
-		return reading && { reading, logLikelihood: decoded!.logLikelihood / 2, scores, flipped: found.flipped, texts, quads, read };
+		if (decoded?.lines[0].length !== 44) return null;
+		const reading = readingOf(decoded, options);
+		return reading && { reading, logLikelihood: decoded.logLikelihood / 2, scores, flipped: found.flipped, texts, quads, read };
 	} finally {
 		timings.parse += performance.now() - t;
+	}
+}
+
+/** The lines recognised with one read setting (MRZ alphabet); null when one gave no scores. */
+async function readQuads(engine: OcrEngine, image: Raster, quads: readonly Quad[], read: (typeof READS)[number], timings: MrzStageTimings): Promise<{ scores: MrzLineScores[]; texts: string[] } | null> {
+	const t = performance.now();
+	const scores: MrzLineScores[] = [];
+	const texts: string[] = [];
+	try {
+		for (const quad of quads) {
+			const { text, mrzScores } = await engine.recognize(image, quad, { alphabet: MRZ_ALPHABET, ...read });
+			if (!mrzScores) return null;
+			scores.push(mrzScores);
+			texts.push(text);
+		}
+		return { scores, texts };
+	} finally {
+		timings.rec += performance.now() - t;
 	}
 }
 
@@ -363,27 +379,22 @@ function isInDoubt(reading: MrzReading): boolean {
  * The reading's lines read with every other read setting, decoded together with the first look.
  * Null when the looks fit no layout or the result does not parse.
  */
-async function secondLooks(engine: OcrEngine, image: Raster, first: Constrained & { quads: Quad[]; texts: string[]; read: (typeof READS)[number] }, options: ParseMrzOptions, timings: MrzStageTimings): Promise<Constrained | null> {
+async function secondLooks(engine: OcrEngine, image: Raster, first: Found, options: ParseMrzOptions, timings: MrzStageTimings): Promise<Constrained | null> {
 	// The decoded window is the top lines of those read (two of three read when a TD3 sat above a line of print).
 	const quads = first.quads.slice(0, first.scores.length);
 	const views: MrzLineScores[][] = [];
 	for (const read of READS) {
 		if (read.stretch === first.read.stretch && read.windows === first.read.windows) continue;
-		const t = performance.now();
-		const view: MrzLineScores[] = [];
-		for (const quad of quads) {
-			const { mrzScores } = await engine.recognize(image, quad, { alphabet: MRZ_ALPHABET, ...read });
-			if (mrzScores) view.push(mrzScores);
-		}
-		timings.rec += performance.now() - t;
-		if (view.length === quads.length) views.push(view);
+		const looked = await readQuads(engine, image, quads, read, timings);
+		if (looked) views.push(looked.scores);
 	}
 	if (views.length === 0) return null;
 	const t = performance.now();
 	try {
 		const decoded = decodeMrz(first.scores, { readLengths: first.texts.slice(0, quads.length).map((x) => x.length), views });
-		const reading = decoded && readingOf(decoded, options);
-		return reading && { reading, logLikelihood: decoded!.logLikelihood / quads.length, scores: first.scores };
+		if (!decoded) return null;
+		const reading = readingOf(decoded, options);
+		return reading && { reading, logLikelihood: decoded.logLikelihood / quads.length, scores: first.scores };
 	} finally {
 		timings.parse += performance.now() - t;
 	}
