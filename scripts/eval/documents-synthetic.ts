@@ -113,7 +113,7 @@ async function main() {
 			}
 		}
 		const mismatched = result?.viz?.mismatched ?? [];
-		const lifted = Boolean(result?.mrz && result.viz && uncertainFields(result.mrz).length > 0 && uncertainFields(result.mrz, result.viz.confirmed).length === 0);
+		const lifted = Boolean(result?.mrz && result.viz && uncertainFields(result.mrz).length > 0 && uncertainFields(result.mrz, { confirmed: result.viz.confirmed, mismatched: [] }).length === 0);
 		for (const r of [row(doc.damage), row('all')]) {
 			r.n++;
 			if (result?.mrz && doc.viz.tampered) {

@@ -11,7 +11,7 @@ describe('uncertainFields', () => {
 		const reading = parseMrzLines(buildMrz('TD3', source), { now });
 		reading.fieldConfidence = { lastName: 0.99, documentNumber: 0.3, dateOfBirth: 0.99 };
 		expect(uncertainFields(reading)).toEqual(['documentNumber']);
-		expect(uncertainFields(reading, ['documentNumber'])).toEqual([]);
+		expect(uncertainFields(reading, { confirmed: ['documentNumber'], mismatched: [] })).toEqual([]);
 	});
 
 	it('never for a field whose check digit fails: the print agreeing with a misread proves nothing', () => {
@@ -21,6 +21,16 @@ describe('uncertainFields', () => {
 		const reading = parseMrzLines(lines, { now });
 		expect(reading.checks.find((c) => c.field === 'documentNumber')?.valid).toBe(false);
 		reading.fieldConfidence = { lastName: 0.99, documentNumber: 0, dateOfBirth: 0.3 };
-		expect(uncertainFields(reading, ['documentNumber', 'dateOfBirth'])).toEqual(['documentNumber']);
+		expect(uncertainFields(reading, { confirmed: ['documentNumber', 'dateOfBirth'], mismatched: [] })).toEqual(['documentNumber']);
+	});
+
+	it('asks more of a field the printed page contradicts: no check digit covers a name', () => {
+		const reading = parseMrzLines(buildMrz('TD3', source), { now });
+		reading.fieldConfidence = { lastName: 0.99, firstName: 0.9, documentNumber: 0.999 };
+		expect(uncertainFields(reading)).toEqual([]);
+		// A name read at 0.9 stands alone; against a print that says otherwise, it does not.
+		expect(uncertainFields(reading, { confirmed: [], mismatched: ['firstName'] })).toEqual(['firstName']);
+		// The MRZ sure of it (a tampered page, a misprint): it stands, and MRZ_VIZ_MISMATCH says the rest.
+		expect(uncertainFields(reading, { confirmed: [], mismatched: ['lastName', 'documentNumber'] })).toEqual([]);
 	});
 });
