@@ -222,6 +222,43 @@ describe('decodeMrz on a check digit a look-alike would fix', () => {
 	});
 });
 
+describe('decodeMrz on optional data only the composite covers', () => {
+	const source = { documentCode: 'I', issuingState: 'UTO', lastName: 'ERIKSSON', firstName: 'ANNA', documentNumber: 'D23145890', nationality: 'UTO', birthDate: '740812', sex: 'F' as const, expiryDate: '320415' };
+	const at = (line: string, i: number, ch: string) => line.slice(0, i) + ch + line.slice(i + 1);
+
+	it('empties a field that starts with a filler when a stamp put glyphs among its fillers and only the composite fails', () => {
+		const td1 = buildMrz('TD1', source);
+		// A stamp's stroke read, surely, as R at line 2 position 19: `<R<<<<<<<<<`.
+		const read = [td1[0], at(td1[1], 19, 'R'), td1[2]];
+		const d = decodeMrz(read.map((l) => scores(l)))!;
+		expect(d.lines).toEqual(td1);
+		expect(d.checksValid).toBe(true);
+		// One check digit vouches for it: short of sure, so a second capture must read it alike.
+		expect(d.fieldConfidence.optionalData).toBe(0.5);
+		expect(d.fieldConfidence.documentNumber).toBeGreaterThan(0.99);
+	});
+
+	it('takes the one O↔0 swap that meets the composite, and none where two would', () => {
+		const td1 = buildMrz('TD1', { ...source, optional2: '543O6251' });
+		const read = [td1[0], td1[1].replace('543O6', '54306'), td1[2]];
+		expect(decodeMrz(read.map((l) => scores(l)))!.lines).toEqual(td1);
+		// O<<0 read 0<<0: an O at either place (both weighted 7) meets the composite.
+		const twice = buildMrz('TD1', { ...source, optional: 'O<<0' });
+		const both = [twice[0].replace('O<<0', '0<<0'), twice[1], twice[2]];
+		const d = decodeMrz(both.map((l) => scores(l)))!;
+		expect(d.lines).toEqual(both);
+		expect(d.checksValid).toBe(false);
+	});
+
+	it('leaves a field that starts with data as read: a composite failing there may be a misprint', () => {
+		const td1 = buildMrz('TD1', { ...source, optional2: 'AB12' });
+		const read = [td1[0], td1[1].replace('AB12', 'AB13'), td1[2]];
+		const d = decodeMrz(read.map((l) => scores(l)))!;
+		expect(d.lines).toEqual(read);
+		expect(d.checksValid).toBe(false);
+	});
+});
+
 describe('decodeMrz on an O/0 swap no check digit sees', () => {
 	it('calls a number with O and 0 at places weighted 3 and 7 uncertain, however sure the glyphs look', () => {
 		// SO7ODNT98: O at 1 (weight 3) and 3 (weight 7); read as S070DNT98 every check still passes.

@@ -490,6 +490,17 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 		}
 		if (composite) delete confidence.composite;
 	}
+	// Every field's own check passes and the composite does not: the misread is in the optional data
+	// (a stamp's stroke read as glyphs among its fillers, an O read as 0). Taken only when exactly
+	// one candidate makes the composite pass, and left in doubt: one check digit vouches for it.
+	if (composite && !compositeValid(lines, composite) && spec.checked.every((f) => checkMatches(lines, f.range, f.digit))) {
+		const mended = repairOptionalData(lines, spec);
+		if (mended) {
+			lines = mended;
+			delete confidence.composite;
+			conf('optionalData', COMPOSITE_REPAIR_DOUBT);
+		}
+	}
 	// A check that still fails where a look-alike swap (O/0, I/1, B/8…) would make it and the composite
 	// pass cannot tell a misread from a misprint: the field is uncertain, whatever the glyph scores say
 	// (the recogniser is often sure of the wrong one of O and 0 in OCR-B).
@@ -557,6 +568,37 @@ function repairZeroO(lines: readonly string[], spec: FieldSpec): { lines: string
 	}
 	if (!spec.checked.every((f) => checkMatches(out, f.range, f.digit)) || (spec.composite && !compositeValid(out, spec.composite))) return null;
 	return { lines: out, swaps };
+}
+
+/** How sure optional data mended to meet the composite is: below MIN_FIELD_CONFIDENCE, so a second capture must read it alike. */
+const COMPOSITE_REPAIR_DOUBT = 0.5;
+
+/**
+ * Optional data the composite covers (TD1's two, TD2's) has no check digit of its own. Two misreads
+ * of it were seen on the generated set (seeds 1 and 7), the composite failing and every other check
+ * passing: a stamp across the MRZ read as glyphs among the fillers of an empty field
+ * (`<R<<<<<<<<<`, `<<<<<<RR<<<`, `<<<V<<<<<N<`), and an O read as 0 (`543062515753` for
+ * `543O62515753`). The candidates: a field that starts with a filler emptied (fields are written
+ * from their left, so one that starts empty is empty; a misprint that fails only the composite
+ * stays as read), and each single O↔0 swap. With exactly one candidate making the composite pass,
+ * that is the reading; with none or several (`2000050` has five zeros, two weighted alike) the
+ * reading stays as read, failing.
+ */
+function repairOptionalData(lines: readonly string[], spec: FieldSpec): string[] | null {
+	const composite = spec.composite;
+	if (!composite) return null;
+	const covered = ([l, s, e]: Range) => composite.ranges.some(([cl, cs, ce]) => cl === l && cs <= s && e <= ce);
+	const put = (ls: readonly string[], l: number, s: number, text: string) => ls.map((line, k) => (k === l ? line.slice(0, s) + text + line.slice(s + text.length) : line));
+	const candidates: string[][] = [];
+	for (const { name, range } of spec.free) {
+		if (name !== 'optionalData' || !covered(range)) continue;
+		const [l, s, e] = range;
+		const text = lines[l].slice(s, e);
+		if (text[0] === '<' && /[^<]/.test(text)) candidates.push(put(lines, l, s, '<'.repeat(e - s)));
+		for (let i = s; i < e; i++) if (lines[l][i] === 'O' || lines[l][i] === '0') candidates.push(put(lines, l, i, lines[l][i] === 'O' ? '0' : 'O'));
+	}
+	const passing = candidates.filter((c) => compositeValid(c, composite));
+	return passing.length === 1 ? passing[0] : null;
 }
 
 /** Whether swapping O↔0 at two places of a field leaves every check digit passing. */
