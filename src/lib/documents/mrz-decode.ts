@@ -56,6 +56,8 @@ export interface DecodedMrz {
 	 * second print read by the same recogniser (the visual zone) cannot settle that.
 	 */
 	lookalikeDoubt: MrzConfidenceField[];
+	/** The optional data was mended to meet the composite (`repairOptionalData`): a reading to prefer another over. */
+	mended?: boolean;
 }
 
 const K = MRZ_ALPHABET.length;
@@ -493,10 +495,12 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 	// Every field's own check passes and the composite does not: the misread is in the optional data
 	// (a stamp's stroke read as glyphs among its fillers, an O read as 0). Taken only when exactly
 	// one candidate makes the composite pass, and left in doubt: one check digit vouches for it.
+	let mended = false;
 	if (composite && !compositeValid(lines, composite) && spec.checked.every((f) => checkMatches(lines, f.range, f.digit))) {
-		const mended = repairOptionalData(lines, spec);
-		if (mended) {
-			lines = mended;
+		const repair = repairOptionalData(lines, spec);
+		if (repair) {
+			lines = repair;
+			mended = true;
 			delete confidence.composite;
 			conf('optionalData', COMPOSITE_REPAIR_DOUBT);
 		}
@@ -533,7 +537,7 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 				conf(f.name, Math.min(confidence[f.name] ?? 1, 0.5));
 				lookalikeDoubt.push(f.name);
 			}
-	return { lines, fieldConfidence: confidence, checksValid, lookalikeDoubt };
+	return { lines, fieldConfidence: confidence, checksValid, lookalikeDoubt, ...(mended ? { mended } : {}) };
 }
 
 /** Characters OCR confuses in OCR-B, both ways. */

@@ -32,6 +32,8 @@ export interface MrzReading {
 	fieldConfidence?: Partial<Record<MrzConfidenceField, number>>;
 	/** Fields in doubt only over O and 0 (mrz-decode.ts `lookalikeDoubt`): not for the visual zone to settle. */
 	lookalikeDoubt?: MrzConfidenceField[];
+	/** Optional data mended to meet the composite (mrz-decode.ts `repairOptionalData`): another reading that passes as read is preferred. */
+	mended?: boolean;
 }
 
 export interface ParseMrzOptions {

@@ -63,6 +63,16 @@ const STRETCHES = [1.5, 1] as const;
 const READS: readonly { stretch: number; windows?: number }[] = [...STRETCHES.map((stretch) => ({ stretch })), { stretch: 1, windows: 3 }];
 
 const score = (r: MrzReading) => r.checks.filter((c) => c.valid).length / Math.max(1, r.checks.length);
+/**
+ * Settled: every check passes as read. A reading whose optional data was mended to meet the
+ * composite passes too, but another read setting may read it clean (a stamped TD1, seed 1 #42:
+ * the first setting's reading mended, the search stopped there, and the second looks at it doubted
+ * the number; the next setting read every field surely), so the search goes on and prefers that.
+ */
+const settled = (r: MrzReading | undefined) => !!r?.checkDigitsValid && !r.mended;
+/** `a` is a better reading than `b`: more check digits pass, or as many and `b` was mended and `a` not. */
+const better = (a: MrzReading, b: MrzReading) => score(a) > score(b) || (score(a) === score(b) && !!b.mended && !a.mended);
+const tied = (a: MrzReading, b: MrzReading) => score(a) === score(b) && !a.mended === !b.mended;
 
 /** A line shorter than this (as read greedily) is not worth a constrained decode as MRZ (the shortest is 30). */
 const MIN_MRZ_TEXT = 24;
@@ -89,7 +99,7 @@ function decodeTopWindows(scores: readonly (MrzLineScores | undefined)[], texts:
 		const reading = decoded && readingOf(decoded, options);
 		if (!reading) continue;
 		const candidate = { reading, logLikelihood: decoded.logLikelihood / count, scores: window };
-		if (!best || score(reading) > score(best.reading) || (score(reading) === score(best.reading) && candidate.logLikelihood > best.logLikelihood)) best = candidate;
+		if (!best || better(reading, best.reading) || (tied(reading, best.reading) && candidate.logLikelihood > best.logLikelihood)) best = candidate;
 	}
 	return best;
 }
@@ -198,7 +208,7 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 			const constrained = options.constrained === false ? null : decodeTopWindows(scores, texts, options);
 			timings.parse += performance.now() - t;
 			if (reading && (!found.best || score(reading) > score(found.best.reading))) found.best = { reading, flipped, texts: texts.slice(), quads: quads.slice(), read: { stretch, windows } };
-			if (constrained && (!found.constrained || score(constrained.reading) > score(found.constrained.reading) || (score(constrained.reading) === score(found.constrained.reading) && constrained.logLikelihood > found.constrained.logLikelihood))) {
+			if (constrained && (!found.constrained || better(constrained.reading, found.constrained.reading) || (tied(constrained.reading, found.constrained.reading) && constrained.logLikelihood > found.constrained.logLikelihood))) {
 				found.constrained = { ...constrained, flipped, texts: texts.slice(), quads: quads.slice(), read: { stretch, windows } };
 			}
 			if (constrained?.reading.checkDigitsValid || reading?.checkDigitsValid) break;
@@ -214,7 +224,7 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 		// Upside-down pages are rare: one stretch is enough to notice one.
 		for (const read of flipped ? READS.slice(0, 1) : READS) {
 			await readLines(ordered, flipped, read);
-			if (found.constrained?.reading.checkDigitsValid) break;
+			if (settled(found.constrained?.reading)) break;
 		}
 		if (found.best || found.constrained) break;
 	}
@@ -364,7 +374,7 @@ async function readQuads(engine: OcrEngine, image: Raster, quads: readonly Quad[
 /** The decoded lines parsed, with the decoder's confidences; null when they do not parse. */
 function readingOf(decoded: DecodedMrz, options: ParseMrzOptions): MrzReading | null {
 	try {
-		return Object.assign(parseMrzLines(decoded.lines, options), { fieldConfidence: decoded.fieldConfidence, lookalikeDoubt: decoded.lookalikeDoubt });
+		return Object.assign(parseMrzLines(decoded.lines, options), { fieldConfidence: decoded.fieldConfidence, lookalikeDoubt: decoded.lookalikeDoubt }, decoded.mended ? { mended: true } : {});
 	} catch {
 		return null;
 	}
