@@ -269,6 +269,15 @@ describe('decodeMrz on an O/0 swap no check digit sees', () => {
 		expect(d.fieldConfidence.documentNumber).toBeLessThanOrEqual(0.5);
 		expect(d.fieldConfidence.dateOfBirth).toBeGreaterThan(0.9);
 	});
+	it('does not doubt a number of digits behind a letter prefix, however many zeros it has', () => {
+		// ZE000509 (Canada's form): zeros at places weighted 3 and 7 would pass as O's too, but
+		// issuers put no O among a prefixed number's digits; doubting it sent every such passport to a retake.
+		const td3 = buildMrz('TD3', { documentCode: 'P', issuingState: 'UTO', lastName: 'ERIKSSON', firstName: 'ANNA', documentNumber: 'ZE000509', nationality: 'UTO', birthDate: '740812', sex: 'F', expiryDate: '320415' });
+		const d = decodeMrz(td3.map((l) => scores(l)))!;
+		expect(d.lines).toEqual(td3);
+		expect(d.lookalikeDoubt).not.toContain('documentNumber');
+		expect(d.fieldConfidence.documentNumber).toBeGreaterThan(0.9);
+	});
 });
 
 describe('decodeMrz with second looks at the same lines', () => {
