@@ -70,9 +70,15 @@ const score = (r: MrzReading) => r.checks.filter((c) => c.valid).length / Math.m
  * the number; the next setting read every field surely), so the search goes on and prefers that.
  */
 const settled = (r: MrzReading | undefined) => !!r?.checkDigitsValid && !r.mended;
-/** `a` is a better reading than `b`: more check digits pass, or as many and `b` was mended and `a` not. */
-const better = (a: MrzReading, b: MrzReading) => score(a) > score(b) || (score(a) === score(b) && !!b.mended && !a.mended);
-const tied = (a: MrzReading, b: MrzReading) => score(a) === score(b) && !a.mended === !b.mended;
+/**
+ * `a` is a better decoded reading than `b`: more check digits pass; as many, and `b` was mended and
+ * `a` not; else alike, and the layout fits `a`'s lines better.
+ */
+function outranks(a: Constrained, b: Constrained): boolean {
+	if (score(a.reading) !== score(b.reading)) return score(a.reading) > score(b.reading);
+	if (!a.reading.mended !== !b.reading.mended) return !a.reading.mended;
+	return a.logLikelihood > b.logLikelihood;
+}
 
 /** A line shorter than this (as read greedily) is not worth a constrained decode as MRZ (the shortest is 30). */
 const MIN_MRZ_TEXT = 24;
@@ -99,7 +105,7 @@ function decodeTopWindows(scores: readonly (MrzLineScores | undefined)[], texts:
 		const reading = decoded && readingOf(decoded, options);
 		if (!reading) continue;
 		const candidate = { reading, logLikelihood: decoded.logLikelihood / count, scores: window };
-		if (!best || better(reading, best.reading) || (tied(reading, best.reading) && candidate.logLikelihood > best.logLikelihood)) best = candidate;
+		if (!best || outranks(candidate, best)) best = candidate;
 	}
 	return best;
 }
@@ -208,7 +214,7 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 			const constrained = options.constrained === false ? null : decodeTopWindows(scores, texts, options);
 			timings.parse += performance.now() - t;
 			if (reading && (!found.best || score(reading) > score(found.best.reading))) found.best = { reading, flipped, texts: texts.slice(), quads: quads.slice(), read: { stretch, windows } };
-			if (constrained && (!found.constrained || better(constrained.reading, found.constrained.reading) || (tied(constrained.reading, found.constrained.reading) && constrained.logLikelihood > found.constrained.logLikelihood))) {
+			if (constrained && (!found.constrained || outranks(constrained, found.constrained))) {
 				found.constrained = { ...constrained, flipped, texts: texts.slice(), quads: quads.slice(), read: { stretch, windows } };
 			}
 			if (constrained?.reading.checkDigitsValid || reading?.checkDigitsValid) break;
