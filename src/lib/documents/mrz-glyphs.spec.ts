@@ -1,16 +1,16 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { glyphVotes, type GlyphExample, type GlyphLine } from './mrz-glyphs.ts';
+import { glyphVotes, MAX_SHORTFALL, type GlyphExample, type GlyphLine } from './mrz-glyphs.ts';
 
 const PITCH = 30;
 const LEFT = 12;
 const STEP = 8;
 
 /** A line of OCR-B glyphs at a fixed pitch (as an MRZ is printed), blurred a little, as the recogniser gets it. */
-async function strip(text: string): Promise<GlyphLine> {
+async function strip(text: string, over = ''): Promise<GlyphLine> {
 	const width = LEFT * 2 + PITCH * text.length;
 	const glyphs = [...text].map((ch, j) => `<text x="${LEFT + j * PITCH + 3}" y="38" font-family="OCR B" font-size="34">${ch === '<' ? '&lt;' : ch}</text>`).join('');
-	const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="48"><rect width="100%" height="100%" fill="#fff"/>${glyphs}</svg>`;
+	const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="48"><rect width="100%" height="100%" fill="#fff"/>${glyphs}${over}</svg>`;
 	const { data, info } = await sharp(Buffer.from(svg)).blur(0.8).greyscale().raw().toBuffer({ resolveWithObject: true });
 	const steps = Math.floor(width / STEP);
 	// The recogniser's spike for a glyph falls somewhere on it; a little jitter, as CTC gives.
@@ -33,6 +33,22 @@ describe('glyphVotes', () => {
 		const votes = glyphVotes(lines, pairs.map((pair, position) => ({ line: 1, position, pair })), examples);
 		expect(votes.map((v) => v.verdict).join('')).toBe(numbers.slice(0, 14));
 		for (const v of votes) expect(v.margin).toBeGreaterThan(0.5);
+		// Clean glyphs look like their kind as much as its examples look like each other.
+		for (const v of votes) expect(v.shortfall ?? 0).toBeLessThan(MAX_SHORTFALL);
+	});
+
+	it('gives no vote on a glyph that looks like neither kind as its examples do (ink across it)', async () => {
+		// A stamp's ring through the first 0 (seed 2611 #29: such a 0 was voted an O and let a wrong
+		// number through). The examples are clean; the inked glyph is far from both.
+		const ring = `<circle cx="${LEFT + 2 * PITCH + 16}" cy="46" r="34" stroke="#000" stroke-width="4" fill="none" opacity="0.7"/>`;
+		const text = 'CPC0GNI0L<<<<<<<<O<OO<<0<00<<<';
+		const line = await strip(text, ring);
+		const examples = [...examplesOf(0, text, (c) => c === 'O' || c === '0')].filter((e) => e.position > 16);
+		const [inked, clean] = glyphVotes([line], [{ line: 0, position: 3, pair: ['O', '0'] }, { line: 0, position: 7, pair: ['O', '0'] }], examples);
+		expect(inked.shortfall).toBeGreaterThan(MAX_SHORTFALL);
+		expect(inked.verdict).toBeNull();
+		expect(clean.verdict).toBe('0');
+		expect(clean.shortfall ?? 0).toBeLessThan(MAX_SHORTFALL);
 	});
 
 	it('says nothing of a pair the document has no example of', async () => {
