@@ -149,7 +149,7 @@ async function main() {
 		}
 		// Per-document detail (field confidences against right/wrong) for choosing the confidence bar.
 		const jsonl = arg('jsonl');
-		if (jsonl) appendFileSync(jsonl, JSON.stringify({ index: doc.index, damage: doc.damage, layout: doc.layout, exact, read: Boolean(result?.mrz), wrong, accepted, checkDigitsValid: result?.mrz?.checkDigitsValid ?? null, fieldConfidence: result?.mrz?.fieldConfidence ?? null, problems: result?.problems ?? [], viz: result?.viz?.fields ?? null, tampered: doc.viz.tampered }) + '\n');
+		if (jsonl) appendFileSync(jsonl, JSON.stringify({ index: doc.index, damage: doc.damage, layout: doc.layout, exact, read: Boolean(result?.mrz), wrong, accepted, passedOnRetake: retakeConfirms, checkDigitsValid: result?.mrz?.checkDigitsValid ?? null, fieldConfidence: result?.mrz?.fieldConfidence ?? null, problems: result?.problems ?? [], viz: result?.viz?.fields ?? null, tampered: doc.viz.tampered }) + '\n');
 		const minConf = result?.mrz?.fieldConfidence ? Math.min(...Object.values(result.mrz.fieldConfidence)) : null;
 		process.stderr.write(`#${doc.index} ${doc.damage} ${doc.layout}: ${exact ? 'exact' : result?.mrz ? 'read' : 'unread'}${accepted ? ' accepted' : ''}${accepted && wrong.length ? ' WRONG' : ''}${low ? ' low-confidence' : ''} wrong=[${wrong.join(',')}] minConf=${minConf?.toFixed(4) ?? '-'} ${Math.round(result?.timings.total ?? 0)} ms\n`);
 	}

@@ -241,14 +241,13 @@ const TINTS = ['#eef1f4', '#f1eee6', '#eef3ee', '#f3eef2', '#eaf0f5', '#f6f1e4']
 const HUES = ['#8aa1c0', '#b08fb8', '#8fb89a', '#c0a48a', '#9aa0a8'];
 
 /** The visual zone: labels with the holder's data (the MRZ is below). TD1 is drawn as its back. */
-function body(s: MrzSource, layout: SyntheticLayout, g: Geometry, r: Random, damage: SyntheticDamage, viz: ReturnType<typeof visualZone>): string {
+function body(s: MrzSource, layout: SyntheticLayout, g: Geometry, r: Random, damage: SyntheticDamage, viz: ReturnType<typeof visualZone>, portrait?: SyntheticPortrait): string {
 	let out = `<text x="${mm(5)}" y="${mm(8)}" font-family="DejaVu Sans" font-weight="bold" font-size="${mm(3.6)}" fill="#1d3557">${esc(`${s.issuingState} · ${layout === 'TD3' ? 'PASSPORT' : layout.startsWith('MRV') ? 'VISA' : 'IDENTITY DOCUMENT'}`)}</text>`;
 	if (layout === 'TD1') {
 		out += label(4, 12, 'Address', `${int(r, 1, 99)} ${word(r)} ROAD, ${word(r)}`, 2.4) + label(4, 20, 'Height', `${int(r, 150, 199)} cm`, 2.4) + label(30, 20, 'Issued', printedDate(yymmdd(r, 2015, 2025)), 2.4);
 	} else {
 		const lx = g.wMm * 0.33;
-		out += `<rect x="${mm(5)}" y="${mm(13)}" width="${mm(g.wMm * 0.24)}" height="${mm(g.hMm * 0.45)}" fill="#c9ced6" stroke="#9aa3ad"/>`;
-		out += `<ellipse cx="${mm(5 + g.wMm * 0.12)}" cy="${mm(13 + g.hMm * 0.17)}" rx="${mm(g.wMm * 0.06)}" ry="${mm(g.hMm * 0.09)}" fill="#8c939c"/>`;
+		out += portrait ? portraitSvg(portrait, g) : `<rect x="${mm(5)}" y="${mm(13)}" width="${mm(g.wMm * 0.24)}" height="${mm(g.hMm * 0.45)}" fill="#c9ced6" stroke="#9aa3ad"/><ellipse cx="${mm(5 + g.wMm * 0.12)}" cy="${mm(13 + g.hMm * 0.17)}" rx="${mm(g.wMm * 0.06)}" ry="${mm(g.hMm * 0.09)}" fill="#8c939c"/>`;
 		const c = viz.captions;
 		out += label(lx, 13, c.lastName, viz.lastName, 3) + label(lx, 21, c.firstName, viz.firstName, 3) + label(lx, 29, c.documentNumber, viz.documentNumber, 3);
 		out += label(lx, 37, c.dateOfBirth, viz.dateOfBirth, 3) + label(lx + 38, 37, 'Sex', s.sex, 3) + label(lx, 45, c.expiryDate, viz.expiryDate, 3);
@@ -266,6 +265,34 @@ function body(s: MrzSource, layout: SyntheticLayout, g: Geometry, r: Random, dam
 		// Printed data right above the MRZ (cards print a date, code and number there).
 		const text = `${printedDate(s.birthDate).replace(/\./g, '')} ${s.issuingState} ${s.documentNumber} ${word(r, 2, 3)}`;
 		out += `<text x="${mm(g.x + r() * 3)}" y="${mm(top - 4.6 - r() * 0.8)}" font-family="DejaVu Sans" font-weight="bold" font-size="${mm(2.6)}" fill="#1b2430">${esc(text)}</text>`;
+	}
+	return out;
+}
+
+/**
+ * A real photo in the portrait's place (document-portraits.ts): printed in colour, or engraved in
+ * grey as polycarbonate cards and passport data pages are, with fine security lines running over
+ * it. Draws nothing from the random stream, so a seed's documents are the same with or without it.
+ */
+function portraitSvg(portrait: SyntheticPortrait, g: Geometry): string {
+	const x = mm(5), y = mm(13), w = mm(g.wMm * 0.24), h = mm(g.hMm * 0.45);
+	const grey = portrait.style !== 'colour';
+	// Grey at a quarter more contrast; `darkLaser` applies it to linear light, which sinks the
+	// mid-tones and keeps the highlights, as a deep engraving does (document-portraits.ts, clean
+	// pages: the portrait face's mean grey 111 against 126 engraved lightly, 116 in colour).
+	const space = portrait.style === 'darkLaser' ? 'linearRGB' : 'sRGB';
+	const ramp = 'type="linear" slope="1.25" intercept="-0.08"';
+	let out = grey
+		? `<filter id="laser" color-interpolation-filters="${space}"><feColorMatrix type="saturate" values="0"/><feComponentTransfer><feFuncR ${ramp}/><feFuncG ${ramp}/><feFuncB ${ramp}/></feComponentTransfer></filter>`
+		: '';
+	out += `<clipPath id="portrait"><rect x="${x}" y="${y}" width="${w}" height="${h}"/></clipPath>`;
+	out += `<image x="${x}" y="${y}" width="${w}" height="${h}" preserveAspectRatio="xMidYMid slice" clip-path="url(#portrait)" href="${portrait.href}"${grey ? ' filter="url(#laser)"' : ''}/>`;
+	if (grey) {
+		for (let k = 0; k < 14; k++) {
+			let d = `M${x} ${y + (k * h) / 13}`;
+			for (let px = 0; px <= w; px += mm(1)) d += ` L${x + px} ${y + (k * h) / 13 + Math.sin(px / mm(3) + k) * mm(1.2)}`;
+			out += `<path d="${d}" stroke="#6d7f96" stroke-width="1" fill="none" opacity="0.45" clip-path="url(#portrait)"/>`;
+		}
 	}
 	return out;
 }
@@ -391,6 +418,15 @@ export interface SyntheticChoices {
 	layout?: SyntheticLayout;
 	/** The printed field made unlike the MRZ; null: none. */
 	tampered?: VizFieldName | null;
+	/** A photo for the portrait (data pages and visas; TD1 is drawn as its back and has none). */
+	portrait?: SyntheticPortrait;
+}
+
+export interface SyntheticPortrait {
+	/** The image, as a data: URL. */
+	href: string;
+	/** Printed in colour, or laser-engraved in grey under fine security lines (`darkLaser`: engraved deep, mid-tones sunk). */
+	style: 'colour' | 'laser' | 'darkLaser';
 }
 
 /** The `count` documents of `seed` (the same list for the same arguments). */
@@ -416,7 +452,7 @@ export function syntheticDocuments(count: number, seed = 1, choices: SyntheticCh
 			render: async (retake = 0) => {
 				const rr = seededRandom(drawSeed);
 				const g = GEOMETRY[layout];
-				const content = body(source, layout, g, rr, damage, viz) + g.baselines.map((b, i) => mrzLine(mrz[i], g.x, b)).join('') + overprint(g, rr, damage);
+				const content = body(source, layout, g, rr, damage, viz, choices.portrait) + g.baselines.map((b, i) => mrzLine(mrz[i], g.x, b)).join('') + overprint(g, rr, damage);
 				const card: Card = { wMm: g.wMm, hMm: g.hMm, body: content, tint: pick(rr, TINTS), guillochePhase: rr() * 6, guillocheHue: pick(rr, HUES) };
 				const margin = 0.05 + rr() * 0.05;
 				const svg = damage === 'facingPage' ? openBookletSvg(card, margin, seededRandom(drawSeed ^ 0x51f15e)) : cardSvg(card, margin);
