@@ -12,18 +12,15 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { MATCH_THRESHOLD } from '../../src/lib/domain/face/thresholds.ts';
-import { cosineSimilarity } from '../../src/lib/face/embedding.ts';
 import { MAX_LUMINANCE, MIN_REFERENCE_FACE_WIDTH } from '../../src/lib/face/face-thresholds.ts';
 import { FaceEngine } from '../../src/lib/server/biometrics/face-engine.ts';
-import { decodeImage } from '../../src/lib/server/biometrics/image-decode.ts';
 import { cliArg, EVAL_ROOT, facePhotos, FIXTURE_SOURCE } from './face-photos.ts';
+import { cleanReferences, tallyPairs, type FaceBox, type PairTally } from './reference-pairs.ts';
 
 
 
 const photos = facePhotos;
 
-/** The clean photo's face box and the height of its eyes and mouth, in the pixels of the photo turned upright by its EXIF orientation. */
-type FaceBox = { x: number; y: number; width: number; height: number; eyesY: number; mouthY: number };
 type Damage = (input: Buffer, face: FaceBox) => Promise<Buffer>;
 
 /** The photo's top cut off `share` of the eyes-to-mouth distance above the eyes (negative: below them). */
@@ -114,23 +111,9 @@ const all = photos();
 const selected = (cliArg('--damages')?.split(',') ?? Object.keys(DAMAGES)).filter((d) => d in DAMAGES);
 
 // The clean embeddings everything is compared with.
-const clean = new Map<string, Float32Array>();
-const cleanBoxes = new Map<string, FaceBox>();
-for (const p of all) {
-	const bytes = readFileSync(p.file);
-	const found = await engine.analyseReference(new Uint8Array(bytes));
-	if (!found?.face.embedding) continue;
-	clean.set(p.file, found.face.embedding);
-	// The analysis saw the photo scaled down to at most MAX_DECODE_SIDE: its box back in the photo's pixels.
-	const { width = 1 } = await sharp(await sharp(bytes).rotate().toBuffer()).metadata();
-	const scale = width / (await decodeImage(new Uint8Array(bytes))).width;
-	const b = found.face.box;
-	const [leftEye, rightEye, , mouthLeft, mouthRight] = found.face.landmarks5;
-	if (found.look === 'asIs' || found.look === 'levelled')
-		cleanBoxes.set(p.file, { x: b.x * scale, y: b.y * scale, width: b.width * scale, height: b.height * scale, eyesY: ((leftEye.y + rightEye.y) / 2) * scale, mouthY: ((mouthLeft.y + mouthRight.y) / 2) * scale });
-}
+const { embeddings: clean, boxes: cleanBoxes } = await cleanReferences(engine, all);
 
-interface Row {
+interface Row extends PairTally {
 	damage: string;
 	photos: number;
 	noFace: number;
@@ -138,16 +121,7 @@ interface Row {
 	tooSmall: number;
 	/** Faces brighter than MAX_LUMINANCE: compared, but a non-match is "reference unusable", no verdict. */
 	washedOut: number;
-	/** Pairs below the threshold with a washed-out reference: neither a match nor a non-match. */
-	noVerdict: number;
 	looks: Record<string, number>;
-	genuine: number;
-	falseNonMatch: number;
-	impostor: number;
-	falseMatch: number;
-	genuineScores: number[];
-	worstImpostor: number;
-	failures: string[];
 	ms: number[];
 }
 
@@ -178,30 +152,7 @@ for (const damage of selected) {
 		// As compareWithReference marks it and the verdict reads it (face-verdict.ts).
 		const washed = found.face.quality.luminance > MAX_LUMINANCE;
 		if (washed) row.washedOut++;
-		for (const q of all) {
-			const other = clean.get(q.file);
-			if (!other || q.file === p.file) continue;
-			const s = cosineSimilarity(found.face.embedding, other);
-			if (q.identity === p.identity) {
-				row.genuine++;
-				row.genuineScores.push(s);
-				if (s < MATCH_THRESHOLD && washed) {
-					row.noVerdict++;
-					row.failures.push(`${name} (washed out) vs ${q.file.split('/').pop()}: ${s.toFixed(2)}, reference unusable`);
-				} else if (s < MATCH_THRESHOLD) {
-					row.falseNonMatch++;
-					row.failures.push(`${name} (face ${Math.round(found.face.box.width)} px) vs ${q.file.split('/').pop()}: ${s.toFixed(2)}`);
-				}
-			} else {
-				row.impostor++;
-				row.worstImpostor = Math.max(row.worstImpostor, s);
-				if (s < MATCH_THRESHOLD && washed) row.noVerdict++;
-				if (s >= MATCH_THRESHOLD) {
-					row.falseMatch++;
-					row.failures.push(`${name} matched ${q.file.split('/').pop()}: ${s.toFixed(2)}`);
-				}
-			}
-		}
+		tallyPairs(row, found.face.embedding, p, all, clean, { washed, label: `face ${Math.round(found.face.box.width)} px` });
 	}
 	rows.push(row);
 	console.error(`${damage}: ${row.noFace}/${row.photos} no face, ${row.tooSmall} too small, ${row.washedOut} washed out (${row.noVerdict} pairs unusable), FNMR ${row.falseNonMatch}/${row.genuine}, FMR ${row.falseMatch}/${row.impostor}`);
