@@ -269,6 +269,17 @@ describe('decodeMrz on an O/0 swap no check digit sees', () => {
 		expect(d.fieldConfidence.documentNumber).toBeLessThanOrEqual(0.5);
 		expect(d.fieldConfidence.dateOfBirth).toBeGreaterThan(0.9);
 	});
+	it('calls a number uncertain when three swaps, weighted 3, 1 and 1, pass every check together', () => {
+		// Seed 3307 #280: 5OO5ZOZD read 5005Z0ZD and accepted. No two of its O's hide from the check
+		// digit (3+1, 1+1), all three do (24 × 5 = 120).
+		const td3 = buildMrz('TD3', { documentCode: 'P', issuingState: 'UTO', lastName: 'ERIKSSON', firstName: 'ANNA', documentNumber: '5OO5ZOZD', nationality: 'UTO', birthDate: '740812', sex: 'F', expiryDate: '320415' });
+		const read = [td3[0], td3[1].replace('5OO5ZOZD', '5005Z0ZD')];
+		const d = decodeMrz(read.map((l) => scores(l)))!;
+		expect(d.lines).toEqual(read);
+		expect(d.checksValid).toBe(true);
+		expect(d.lookalikeDoubt).toContain('documentNumber');
+		expect(d.fieldConfidence.documentNumber).toBeLessThanOrEqual(0.5);
+	});
 	it('does not doubt a number of digits behind a letter prefix, however many zeros it has', () => {
 		// ZE000509 (Canada's form): zeros at places weighted 3 and 7 would pass as O's too, but
 		// issuers put no O among a prefixed number's digits; doubting it sent every such passport to a retake.

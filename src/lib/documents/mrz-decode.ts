@@ -52,7 +52,7 @@ export interface DecodedMrz {
 	/** Every check digit, composite included, matches the decoded lines. */
 	checksValid: boolean;
 	/**
-	 * Fields in doubt only because O and 0 could be swapped twice unseen by the check digits: a
+	 * Fields in doubt only because O and 0 could be swapped at several places unseen by the check digits: a
 	 * second print read by the same recogniser (the visual zone) cannot settle that.
 	 */
 	lookalikeDoubt: MrzConfidenceField[];
@@ -526,9 +526,9 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 		const field = [...spec.checked, ...spec.free].find(({ range: [l, s, e] }) => v.line === l && v.position >= s && v.position < e);
 		if (field) conf(field.name, NAME_VOTE_DOUBT);
 	}
-	// O and 0 are worth 24 apart: swapped at two places weighted 3 and 7, no check digit, composite
-	// included, sees it. The recogniser is often sure of the wrong one, so such a field is only as
-	// sure as a coin toss.
+	// O and 0 are worth 24 apart: swapped at places whose weights add up to a multiple of 5 (3 and 7;
+	// 3, 1 and 1; 7, 7 and 1 …), no check digit, composite included, sees it. The recogniser is often
+	// sure of the wrong one, so such a field is only as sure as a coin toss.
 	// Unless the pixels told each O and 0 of the field apart (mrz-glyphs.ts) and agree with the reading.
 	const lookalikeDoubt: MrzConfidenceField[] = [];
 	if (checksValid)
@@ -605,7 +605,11 @@ function repairOptionalData(lines: readonly string[], spec: FieldSpec): string[]
 	return passing.length === 1 ? passing[0] : null;
 }
 
-/** Whether swapping O↔0 at two places of a field leaves every check digit passing. */
+/**
+ * Whether swapping O↔0 at two or more places of a field leaves every check digit passing. Pairs
+ * only, until seed 3307 (2026-11-27): `5OO5ZOZD` read `5005Z0ZD` at 0.996 and accepted, three
+ * swaps weighted 3, 1 and 1 (24 × 5 = 120) passing its check digit and the composite.
+ */
 function hiddenZeroOSwap(lines: readonly string[], [l, s, e]: Range, spec: FieldSpec, seen: ReadonlyMap<string, string>): boolean {
 	// Numbers that are digits but for a letter prefix (C03005988, ZE000509, XA0000014) are the common
 	// real case and read 0 as 0; the doubt is for fields that mix letters in (S070DNT98, where an O
@@ -618,14 +622,15 @@ function hiddenZeroOSwap(lines: readonly string[], [l, s, e]: Range, spec: Field
 	const spots: number[] = [];
 	for (let i = s; i < e; i++) if ((lines[l][i] === 'O' || lines[l][i] === '0') && seen.get(`${l}:${i}`) !== lines[l][i]) spots.push(i);
 	const flip = (ch: string) => (ch === 'O' ? '0' : 'O');
-	for (let a = 0; a < spots.length; a++)
-		for (let b = a + 1; b < spots.length; b++) {
-			const line = [...lines[l]];
-			line[spots[a]] = flip(line[spots[a]]);
-			line[spots[b]] = flip(line[spots[b]]);
-			const trial = lines.map((x, k) => (k === l ? line.join('') : x));
-			if (spec.checked.every((f) => checkMatches(trial, f.range, f.digit)) && (!spec.composite || compositeValid(trial, spec.composite))) return true;
-		}
+	// Every set of two or more spots (a field holds at most 20 characters; O/0 spots are fewer).
+	const n = Math.min(spots.length, 12);
+	for (let set = 1; set < 1 << n; set++) {
+		if ((set & (set - 1)) === 0) continue; // one swap: a check digit always sees it
+		const line = [...lines[l]];
+		for (let k = 0; k < n; k++) if (set & (1 << k)) line[spots[k]] = flip(line[spots[k]]);
+		const trial = lines.map((x, k) => (k === l ? line.join('') : x));
+		if (spec.checked.every((f) => checkMatches(trial, f.range, f.digit)) && (!spec.composite || compositeValid(trial, spec.composite))) return true;
+	}
 	return false;
 }
 
