@@ -5,7 +5,7 @@
  * reading that passes is worse than a retry). "Accepted" is the node's own judgement
  * (server/documents/document-verdict.ts) on the reading.
  *
- *   npx tsx scripts/eval/documents-synthetic.ts [--count 504] [--seed 1] [--limit N] [--damages clean,blur]
+ *   npx tsx scripts/eval/documents-synthetic.ts [--count 504] [--seed 1] [--limit N] [--damages clean,blur] [--indices 3,17]
  *     [--jsonl FILE] [--temperature T] [--mrz-decode text]   (text: the reader before constrained decoding)
  *     [--no-viz]   (the reader without the visual-zone cross-check)
  *
@@ -77,6 +77,8 @@ async function main() {
 	let docs = syntheticDocuments(count, seed);
 	if (only) docs = docs.filter((d) => only.includes(d.damage));
 	docs = docs.slice(0, Number(arg('limit') ?? docs.length));
+	const indices = arg('indices')?.split(',').map(Number);
+	if (indices) docs = docs.filter((d) => indices.includes(d.index));
 	const temperature = arg('temperature');
 	const crossCheckViz = !process.argv.includes('--no-viz');
 	const reader = await DocumentReader.load(temperature ? { mrzScoreTemperature: Number(temperature) } : {});
@@ -149,7 +151,7 @@ async function main() {
 		}
 		// Per-document detail (field confidences against right/wrong) for choosing the confidence bar.
 		const jsonl = arg('jsonl');
-		if (jsonl) appendFileSync(jsonl, JSON.stringify({ index: doc.index, damage: doc.damage, layout: doc.layout, exact, read: Boolean(result?.mrz), wrong, accepted, passedOnRetake: retakeConfirms, checkDigitsValid: result?.mrz?.checkDigitsValid ?? null, fieldConfidence: result?.mrz?.fieldConfidence ?? null, problems: result?.problems ?? [], viz: result?.viz?.fields ?? null, tampered: doc.viz.tampered }) + '\n');
+		if (jsonl) appendFileSync(jsonl, JSON.stringify({ index: doc.index, damage: doc.damage, layout: doc.layout, exact, read: Boolean(result?.mrz), wrong, accepted, passedOnRetake: retakeConfirms, checkDigitsValid: result?.mrz?.checkDigitsValid ?? null, fieldConfidence: result?.mrz?.fieldConfidence ?? null, problems: result?.problems ?? [], viz: result?.viz?.fields ?? null, tampered: doc.viz.tampered, inkOnly: result?.sides.some((s) => s.mrzInkOnly) ?? false }) + '\n');
 		const minConf = result?.mrz?.fieldConfidence ? Math.min(...Object.values(result.mrz.fieldConfidence)) : null;
 		process.stderr.write(`#${doc.index} ${doc.damage} ${doc.layout}: ${exact ? 'exact' : result?.mrz ? 'read' : 'unread'}${accepted ? ' accepted' : ''}${accepted && wrong.length ? ' WRONG' : ''}${low ? ' low-confidence' : ''} wrong=[${wrong.join(',')}] minConf=${minConf?.toFixed(4) ?? '-'} ${Math.round(result?.timings.total ?? 0)} ms\n`);
 	}

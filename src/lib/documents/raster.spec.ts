@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { invertMatrix3, rotationAbout, type Matrix3 } from './homography.ts';
-import { resize, sampleBilinear, type Raster } from './raster.ts';
+import { inkOnly, resize, sampleBilinear, toGray, type Raster } from './raster.ts';
 import { warpPerspective } from './warp.ts';
 
 /** The definitions, a pixel at a time: the box average of the source pixels an output pixel covers, or the bilinear sample at its centre. */
@@ -98,5 +98,51 @@ describe('warpPerspective', () => {
 		expect(Buffer.from(got.data).equals(Buffer.from(want))).toBe(true);
 		// Some of the output lies outside the source: the fill is exercised too.
 		expect(got.data[0]).toBe(10);
+	});
+});
+
+describe('inkOnly: coloured ink lifted to the paper by its own measure', () => {
+	/** A strip of paper with black glyph columns, a band of one translucent ink across it (alpha over the pixels). */
+	const strip = (ink: readonly [number, number, number], alpha: number): Raster => {
+		const width = 200;
+		const height = 20;
+		const data = new Uint8Array(width * height * 3);
+		for (let y = 0; y < height; y++)
+			for (let x = 0; x < width; x++) {
+				const glyph = x % 10 < 3;
+				const base = glyph ? [15, 15, 15] : [240, 238, 232];
+				const inked = x >= 100 && x < 160;
+				for (let c = 0; c < 3; c++) data[(y * width + x) * 3 + c] = Math.round(inked ? base[c] * (1 - alpha) + ink[c] * alpha : base[c]);
+			}
+		return { width, height, channels: 3, data };
+	};
+	const at = (r: Raster, x: number) => r.data[5 * r.width + x];
+
+	it.each([
+		['blue', [0x3a, 0x3f, 0x9f]],
+		['purple', [0x7a, 0x2f, 0x8f]],
+		['green', [0x2f, 0x6f, 0x4f]],
+		['red', [0xc0, 0x39, 0x2b]]
+	] as const)('a %s stamp on paper comes out within 8 of the paper; glyphs under it stay dark', (_, ink) => {
+		const src = strip(ink, 0.55);
+		const out = inkOnly(src);
+		const paper = at(out, 5);
+		expect(Math.abs(at(out, 105) - paper)).toBeLessThanOrEqual(8);
+		// Its brightest channel alone stays far from the paper for a dark ink (green): the lift is fitted.
+		if (ink[1] === 0x6f) expect(paper - Math.max(...src.data.subarray((5 * src.width + 105) * 3, (5 * src.width + 106) * 3))).toBeGreaterThan(60);
+		expect(at(out, 101)).toBeLessThan(paper - 80);
+		expect(at(out, 1)).toBeLessThan(30);
+	});
+
+	it('leaves a grey strip as its brightest channel (nothing coloured to fit)', () => {
+		const src = strip([128, 128, 128], 0.5);
+		const brightest = Array.from({ length: src.width * src.height }, (_, i) => Math.max(src.data[3 * i], src.data[3 * i + 1], src.data[3 * i + 2]));
+		expect(Array.from(inkOnly(src).data)).toEqual(brightest);
+	});
+
+	it('keeps the black ink of a line with no colour at all as dark as it was', () => {
+		const src: Raster = { width: 2, height: 1, channels: 3, data: Uint8Array.from([240, 238, 232, 20, 20, 22]) };
+		expect(Array.from(inkOnly(src).data)).toEqual([240, 22]);
+		expect(toGray(src).data[1]).toBeLessThanOrEqual(22);
 	});
 });

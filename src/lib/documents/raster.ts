@@ -27,6 +27,53 @@ export function toGray(src: Raster): Raster {
 	return { width, height, channels: 1, data: out };
 }
 
+/**
+ * Black ink only, coloured ink lifted to the paper, one channel. ICAO 9303 prints the MRZ in black,
+ * so a blue stamp or a red overprint across it can be dropped, as document scanners drop a form's
+ * colour: each pixel's brightest channel (coloured ink is bright in at least one) plus `k` times
+ * its chroma (brightest − darkest channel) above the paper's tint, with `k` fitted to the raster's
+ * own coloured pixels so that they come out as bright as its paper. The brightest channel alone
+ * leaves a dark, dull ink (a green stamp) far below the paper, and how far depends on the ink, so
+ * the lift is measured, not fixed. Fewer than 1 % coloured pixels: the brightest channel as is.
+ * Black ink under a translucent mark comes out lighter than in luma (it is lifted with the mark),
+ * so this is a second look at a line, not the first.
+ */
+export function inkOnly(src: Raster): Raster {
+	if (src.channels === 1) return src;
+	const { width, height, channels, data } = src;
+	const n = width * height;
+	const top = new Uint8Array(n);
+	const chroma = new Uint8Array(n);
+	const hist = new Uint32Array(256);
+	for (let i = 0, j = 0; i < n; i++, j += channels) {
+		const a = data[j], b = data[j + 1], c = data[j + 2];
+		const mx = a > b ? (a > c ? a : c) : b > c ? b : c;
+		const mn = a < b ? (a < c ? a : c) : b < c ? b : c;
+		top[i] = mx;
+		chroma[i] = mx - mn;
+		hist[mx]++;
+	}
+	// The paper: the brightness that 80 % of pixels are at or below (a line's glyphs cover ~20–30 %).
+	let paper = 255;
+	for (let v = 0, seen = 0; v < 256; v++) if ((seen += hist[v]) >= 0.8 * n) { paper = v; break; }
+	// The paper's own tint (cream, a colour cast) is not ink: chroma counts above the paper's median.
+	const tints = new Uint32Array(256);
+	let papers = 0;
+	for (let i = 0; i < n; i++) if (top[i] >= paper - 8) tints[chroma[i]]++, papers++;
+	let tint = 0;
+	for (let v = 0, seen = 0; v < 256; v++) if ((seen += tints[v]) >= papers / 2) { tint = v; break; }
+	const lifts: number[] = [];
+	for (let i = 0; i < n; i++) if (chroma[i] >= tint + INK_CHROMA && top[i] < paper && top[i] > paper / 3) lifts.push((paper - top[i]) / (chroma[i] - tint));
+	const k = lifts.length < 0.01 * n ? 0 : Math.min(MAX_INK_LIFT, lifts.sort((x, y) => x - y)[lifts.length >> 1]);
+	const out = new Uint8Array(n);
+	for (let i = 0; i < n; i++) out[i] = Math.min(255, Math.round(top[i] + k * Math.max(0, chroma[i] - tint)));
+	return { width, height, channels: 1, data: out };
+}
+/** Chroma (0–255) from which a pixel counts as coloured ink rather than grey with a colour cast. */
+const INK_CHROMA = 24;
+/** The most a pixel's chroma lifts it: a dark, dull ink (green, 2.2) needs the most. */
+const MAX_INK_LIFT = 3;
+
 /** Adds an opaque alpha channel (what barcode readers and canvases expect). */
 export function toRgba(src: Raster): Raster {
 	if (src.channels === 4) return src;

@@ -64,6 +64,8 @@ export interface DocumentSide {
 	/** Rectified, deskewed document image (JPEG). */
 	documentImage: Buffer | null;
 	mrzFound: boolean;
+	/** The MRZ was read in its black ink only, a coloured stamp or overprint across it (mrz-reader.ts). */
+	mrzInkOnly: boolean;
 	barcodes: number;
 	/** Blur and glare of the rectified document image. */
 	quality: CaptureQuality | null;
@@ -200,7 +202,7 @@ export class DocumentReader {
 				document = warpQuad(image, found.quad, size.width, size.height);
 			} else problems.add(DOCUMENT_PROBLEMS.noDocumentEdges);
 			timings.locate += performance.now() - t;
-			work.push({ image, document, side: { width: image.width, height: image.height, quad: found?.quad ?? null, deskewAngle: 0, flipped: false, documentImage: null, mrzFound: false, barcodes: 0, quality: null } });
+			work.push({ image, document, side: { width: image.width, height: image.height, quad: found?.quad ?? null, deskewAngle: 0, flipped: false, documentImage: null, mrzFound: false, mrzInkOnly: false, barcodes: 0, quality: null } });
 		}
 
 		let mrz: MrzReading | null = null;
@@ -227,6 +229,7 @@ export class DocumentReader {
 				timings.parse += r.timings.parse;
 				w.side.deskewAngle = r.skew;
 				w.side.flipped = r.flipped;
+				w.side.mrzInkOnly = r.inkOnly;
 				if (r.reading) {
 					w.side.mrzFound = true;
 					mrz = r.reading;

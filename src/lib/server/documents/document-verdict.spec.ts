@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkAllowedDocumentType } from '#lib/documents/document-type.ts';
 import { judgeDocument, refusalOf } from './document-verdict.ts';
 
-const side = (edges = true) => ({ width: 1000, height: 700, quad: edges ? ([[0, 0], [1, 0], [1, 1], [0, 1]] as const) : null, deskewAngle: 0, flipped: false, documentImage: null, mrzFound: true, barcodes: 0, quality: null });
+const side = (edges = true) => ({ width: 1000, height: 700, quad: edges ? ([[0, 0], [1, 0], [1, 1], [0, 1]] as const) : null, deskewAngle: 0, flipped: false, documentImage: null, mrzFound: true, mrzInkOnly: false, barcodes: 0, quality: null });
 const read = (type: Parameters<typeof checkAllowedDocumentType>[0], allowed: Parameters<typeof checkAllowedDocumentType>[1], problems: string[] = []) => ({
 	status: 'read' as const,
 	decision: checkAllowedDocumentType(type, allowed),

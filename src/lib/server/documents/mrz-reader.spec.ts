@@ -5,7 +5,7 @@ import { rectCorners } from '#lib/documents/polygon.ts';
 import { createRaster, type Quad } from '#lib/documents/raster.ts';
 import type { TextBox } from '#lib/documents/text-detection.ts';
 import type { OcrEngine } from './ocr-engine.ts';
-import { mrzLikeLines, readMrz, vouchedConfidence } from './mrz-reader.ts';
+import { crossedConfidence, mrzLikeLines, readMrz, vouchedConfidence } from './mrz-reader.ts';
 
 const now = new Date('2026-11-22T12:00:00Z');
 // A TD2 card with no optional data, read two ways that differ in the given names only.
@@ -31,6 +31,25 @@ describe('vouchedConfidence: the text reading vouches field by field', () => {
 		const b = parseMrzLines(['VSXCODOCKKI<YEDIPE<<KAROLINA<<<<<<<<', '82PG00BOV9XCO9701218<2305020<<<<<<<<'], { now });
 		expect([a.checkDigitsValid, b.checkDigitsValid]).toEqual([true, true]);
 		expect(vouchedConfidence({ documentNumber: 0.99, lastName: 0.96 }, a, b)).toEqual({ documentNumber: 0, lastName: 0.96 });
+	});
+});
+
+describe('crossedConfidence: the ink-only look against the reading it may replace', () => {
+	it('zeroes a field the earlier reading read surely and otherwise, keeps the ones it doubted', () => {
+		const ink = Object.assign(parseMrzLines(['IRMWIRIZE<<SK<<<<<<<<<<<<<<<<<<<<<<<', 'IQ20Z8B2T1MMR7009264<3803110<<<<<<<<'], { now }), { fieldConfidence: { lastName: 0.95, firstName: 0.9, documentNumber: 0.99 } });
+		// The earlier reading lost the given names under a stamp and doubted them: the ink's stand.
+		const doubted = Object.assign(parseMrzLines(['IRMWIRIZE<<<<<<<<<<<<<<<<<<<<<<<<<<<', 'IQ20Z8B2T1MMR7009264<3803110<<<<<<<<'], { now }), { fieldConfidence: { lastName: 0.95, firstName: 0.3, documentNumber: 0.99 } });
+		expect(crossedConfidence(ink, doubted)).toEqual({ lastName: 0.95, firstName: 0.9, documentNumber: 0.99 });
+		// The same disagreement, but the earlier reading was sure of its empty given names: neither stands.
+		const sure = { ...doubted, fieldConfidence: { lastName: 0.95, firstName: 0.96, documentNumber: 0.99 } };
+		expect(crossedConfidence(ink, sure)).toEqual({ lastName: 0.95, firstName: 0, documentNumber: 0.99 });
+	});
+
+	it('takes the surer look at each field when both read the lines alike', () => {
+		const lines = ['IRMWIRIZE<<SK<<<<<<<<<<<<<<<<<<<<<<<', 'IQ20Z8B2T1MMR7009264<3803110<<<<<<<<'];
+		const first = Object.assign(parseMrzLines(lines, { now }), { fieldConfidence: { lastName: 0.95, firstName: 0.98, documentNumber: 0.4 } });
+		const ink = Object.assign(parseMrzLines(lines, { now }), { fieldConfidence: { lastName: 0.97, firstName: 0.5, documentNumber: 0.99 } });
+		expect(crossedConfidence(ink, first)).toEqual({ lastName: 0.97, firstName: 0.98, documentNumber: 0.99 });
 	});
 });
 
