@@ -415,12 +415,18 @@ async function secondLooks(engine: OcrEngine, image: Raster, first: Found, optio
 		if (looked) views.push(looked.scores);
 	}
 	if (views.length === 0) return null;
+	return decodeLooks(first, views, options, timings);
+}
+
+/** One look's lines decoded with the other looks as its views (mrz-decode.ts fuseViews); null when nothing decodes or parses. */
+function decodeLooks(main: { scores: MrzLineScores[]; texts: string[] }, views: MrzLineScores[][], options: ParseMrzOptions, timings: MrzStageTimings): Constrained | null {
+	const lines = main.scores.length;
 	const t = performance.now();
 	try {
-		const decoded = decodeMrz(first.scores, { readLengths: first.texts.slice(0, quads.length).map((x) => x.length), views });
+		const decoded = decodeMrz(main.scores, { readLengths: main.texts.slice(0, lines).map((x) => x.length), views });
 		if (!decoded) return null;
 		const reading = readingOf(decoded, options);
-		return reading && { reading, logLikelihood: decoded.logLikelihood / quads.length, scores: first.scores };
+		return reading && { reading, logLikelihood: decoded.logLikelihood / lines, scores: main.scores };
 	} finally {
 		timings.parse += performance.now() - t;
 	}
@@ -439,15 +445,8 @@ async function inkLooks(engine: OcrEngine, image: Raster, first: Found, options:
 	}
 	if (looks.length === 0) return null;
 	const [main, ...views] = looks;
-	const t = performance.now();
-	try {
-		const decoded = decodeMrz(main.scores, { readLengths: main.texts.map((x) => x.length), views: views.map((v) => v.scores) });
-		if (!decoded) return null;
-		const reading = readingOf(decoded, options);
-		return reading && { reading, logLikelihood: decoded.logLikelihood / quads.length, scores: main.scores, texts: main.texts };
-	} finally {
-		timings.parse += performance.now() - t;
-	}
+	const decoded = decodeLooks(main, views.map((v) => v.scores), options, timings);
+	return decoded && { ...decoded, texts: main.texts };
 }
 
 /**
