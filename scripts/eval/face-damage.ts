@@ -33,6 +33,16 @@ const cutAbove =
 		return sharp(upright).extract({ left: 0, top, width, height: height - top }).jpeg({ quality: 90 }).toBuffer();
 	};
 
+/** The photo's bottom cut off `share` of the eyes-to-mouth distance below the mouth (negative: above it). */
+const cutBelow =
+	(share: number): Damage =>
+	async (input, face) => {
+		const upright = await sharp(input).rotate().toBuffer();
+		const { width = 1, height = 1 } = await sharp(upright).metadata();
+		const bottom = Math.min(height, Math.round(face.mouthY + share * (face.mouthY - face.eyesY)));
+		return sharp(upright).extract({ left: 0, top: 0, width, height: bottom }).jpeg({ quality: 90 }).toBuffer();
+	};
+
 /** Cropped to the face's box scaled by `factor` about its centre, clipped to the photo (an ID portrait cut from a larger photo). */
 const headCrop =
 	(factor: number): Damage =>
@@ -99,6 +109,13 @@ const DAMAGES: Record<string, Damage> = {
 	cutAtBrows: cutAbove(0.3),
 	cutThroughEyes: cutAbove(0),
 	cutBelowEyes: cutAbove(-0.35),
+	// The top edge across the forehead, above the brows (new, 2026-11-28): still the whole face's features.
+	cutAtForehead: cutAbove(0.6),
+	// The bottom edge a little below the mouth (chin cut), through the mouth, and between nose and
+	// mouth (new, 2026-11-28).
+	cutBelowMouth: cutBelow(0.3),
+	cutThroughMouth: cutBelow(0),
+	cutAboveMouth: cutBelow(-0.4),
 	// Small faces in large photos (a group shot, a photo from across the room).
 	face200in3000: smallInLarge(200, 3000),
 	face140in3000: smallInLarge(140, 3000),
@@ -121,13 +138,15 @@ interface Row extends PairTally {
 	tooSmall: number;
 	/** Faces brighter than MAX_LUMINANCE: compared, but a non-match is "reference unusable", no verdict. */
 	washedOut: number;
+	/** Faces cut by the photo's edge (face-edges.ts): compared, a non-match is no verdict. */
+	cutByEdge: number;
 	looks: Record<string, number>;
 	ms: number[];
 }
 
 const rows: Row[] = [];
 for (const damage of selected) {
-	const row: Row = { damage, photos: 0, noFace: 0, tooSmall: 0, washedOut: 0, noVerdict: 0, looks: {}, genuine: 0, falseNonMatch: 0, impostor: 0, falseMatch: 0, genuineScores: [], worstImpostor: -1, failures: [], ms: [] };
+	const row: Row = { damage, photos: 0, noFace: 0, tooSmall: 0, washedOut: 0, cutByEdge: 0, noVerdict: 0, looks: {}, genuine: 0, falseNonMatch: 0, impostor: 0, falseMatch: 0, genuineScores: [], worstImpostor: -1, failures: [], ms: [] };
 	for (const p of all) {
 		if (!clean.has(p.file)) continue; // a photo the clean analysis cannot read says nothing about damage
 		const box = cleanBoxes.get(p.file);
@@ -152,10 +171,11 @@ for (const damage of selected) {
 		// As compareWithReference marks it and the verdict reads it (face-verdict.ts).
 		const washed = found.face.quality.luminance > MAX_LUMINANCE;
 		if (washed) row.washedOut++;
-		tallyPairs(row, found.face.embedding, p, all, clean, { washed, label: `face ${Math.round(found.face.box.width)} px` });
+		if (found.cutByEdge) row.cutByEdge++;
+		tallyPairs(row, found.face.embedding, p, all, clean, { doubt: washed ? 'washed out' : found.cutByEdge ? 'cut by the edge' : null, label: `face ${Math.round(found.face.box.width)} px` });
 	}
 	rows.push(row);
-	console.error(`${damage}: ${row.noFace}/${row.photos} no face, ${row.tooSmall} too small, ${row.washedOut} washed out (${row.noVerdict} pairs unusable), FNMR ${row.falseNonMatch}/${row.genuine}, FMR ${row.falseMatch}/${row.impostor}`);
+	console.error(`${damage}: ${row.noFace}/${row.photos} no face, ${row.tooSmall} too small, ${row.washedOut} washed out, ${row.cutByEdge} cut by the edge (${row.noVerdict} pairs unusable), FNMR ${row.falseNonMatch}/${row.genuine}, FMR ${row.falseMatch}/${row.impostor}`);
 }
 
 const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)} % (${n}/${d})` : '–');
@@ -165,12 +185,12 @@ out.push('# Reference photos under damage');
 out.push('');
 out.push(`${new Date().toISOString().slice(0, 10)}; ${all.length} face photos of ${new Set(all.map((p) => p.identity)).size} people from ${FIXTURE_SOURCE}; each damaged photo analysed as a reference (\`analyseReference\`) and compared with every other clean photo at the shipped threshold ${MATCH_THRESHOLD}.`);
 out.push('');
-out.push('| damage | no face found | too small to compare | washed out: photos / pairs unusable | FNMR | FMR | genuine similarity, median / lowest | highest impostor | looks that found the face | analysis ms, median |');
+out.push('| damage | no face found | too small to compare | washed out or cut by the edge: photos / pairs unusable | FNMR | FMR | genuine similarity, median / lowest | highest impostor | looks that found the face | analysis ms, median |');
 out.push('|---|---|---|---|---|---|---|---|---|---:|');
 for (const r of rows) {
 	const lowest = r.genuineScores.length ? Math.min(...r.genuineScores).toFixed(2) : '–';
 	const looks = Object.entries(r.looks).map(([k, v]) => `${k} ${v}`).join(', ');
-	out.push(`| ${r.damage} | ${pct(r.noFace, r.photos)} | ${pct(r.tooSmall, r.photos)} | ${r.washedOut ? `${r.washedOut}/${r.photos} / ${r.noVerdict}/${r.genuine + r.impostor}` : '–'} | ${pct(r.falseNonMatch, r.genuine)} | ${pct(r.falseMatch, r.impostor)} | ${r.genuineScores.length ? med(r.genuineScores).toFixed(2) : '–'} / ${lowest} | ${r.worstImpostor >= 0 ? r.worstImpostor.toFixed(2) : '–'} | ${looks} | ${Math.round(med(r.ms))} |`);
+	out.push(`| ${r.damage} | ${pct(r.noFace, r.photos)} | ${pct(r.tooSmall, r.photos)} | ${r.washedOut + r.cutByEdge ? `${r.washedOut ? `${r.washedOut} washed` : ''}${r.washedOut && r.cutByEdge ? ', ' : ''}${r.cutByEdge ? `${r.cutByEdge} cut` : ''} of ${r.photos} / ${r.noVerdict}/${r.genuine + r.impostor}` : '–'} | ${pct(r.falseNonMatch, r.genuine)} | ${pct(r.falseMatch, r.impostor)} | ${r.genuineScores.length ? med(r.genuineScores).toFixed(2) : '–'} / ${lowest} | ${r.worstImpostor >= 0 ? r.worstImpostor.toFixed(2) : '–'} | ${looks} | ${Math.round(med(r.ms))} |`);
 }
 out.push('');
 out.push('Failures:');

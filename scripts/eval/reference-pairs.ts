@@ -42,7 +42,7 @@ export interface PairTally {
 	falseNonMatch: number;
 	impostor: number;
 	falseMatch: number;
-	/** Pairs below the threshold with a washed-out reference: "reference unusable", neither a match nor a non-match. */
+	/** Pairs below the threshold with a doubted reference (washed out, cut by the photo's edge): "reference unusable", neither a match nor a non-match. */
 	noVerdict: number;
 	genuineScores: number[];
 	worstImpostor: number;
@@ -51,10 +51,11 @@ export interface PairTally {
 
 /**
  * Compares one damaged reference of `subject` with every other clean photo and counts the pairs.
- * `washed`: the reference's face is brighter than MAX_LUMINANCE, so a non-match is no verdict;
+ * `doubt`: why the server doubts the reference (its face brighter than MAX_LUMINANCE, or cut by the
+ * photo's edge), so that a non-match is no verdict; null when it does not;
  * `label`: how a false non-match names the reference in the failures.
  */
-export function tallyPairs(tally: PairTally, embedding: Float32Array, subject: FacePhoto, photos: readonly FacePhoto[], clean: ReadonlyMap<string, Float32Array>, { washed, label }: { washed: boolean; label: string }): void {
+export function tallyPairs(tally: PairTally, embedding: Float32Array, subject: FacePhoto, photos: readonly FacePhoto[], clean: ReadonlyMap<string, Float32Array>, { doubt, label }: { doubt: string | null; label: string }): void {
 	const name = subject.file.split('/').pop()!;
 	for (const q of photos) {
 		const other = clean.get(q.file);
@@ -64,9 +65,9 @@ export function tallyPairs(tally: PairTally, embedding: Float32Array, subject: F
 		if (q.identity === subject.identity) {
 			tally.genuine++;
 			tally.genuineScores.push(s);
-			if (s < MATCH_THRESHOLD && washed) {
+			if (s < MATCH_THRESHOLD && doubt) {
 				tally.noVerdict++;
-				tally.failures.push(`${name} (washed out) vs ${otherName}: ${s.toFixed(2)}, reference unusable`);
+				tally.failures.push(`${name} (${doubt}) vs ${otherName}: ${s.toFixed(2)}, reference unusable`);
 			} else if (s < MATCH_THRESHOLD) {
 				tally.falseNonMatch++;
 				tally.failures.push(`${name} (${label}) vs ${otherName}: ${s.toFixed(2)}`);
@@ -74,7 +75,7 @@ export function tallyPairs(tally: PairTally, embedding: Float32Array, subject: F
 		} else {
 			tally.impostor++;
 			tally.worstImpostor = Math.max(tally.worstImpostor, s);
-			if (s < MATCH_THRESHOLD && washed) tally.noVerdict++;
+			if (s < MATCH_THRESHOLD && doubt) tally.noVerdict++;
 			if (s >= MATCH_THRESHOLD) {
 				tally.falseMatch++;
 				tally.failures.push(`${name} matched ${otherName}: ${s.toFixed(2)}`);

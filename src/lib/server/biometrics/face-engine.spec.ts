@@ -8,7 +8,8 @@ import { MATCH_THRESHOLD } from '#lib/domain/face/thresholds.ts';
 import { LIVENESS_THRESHOLD } from '#lib/face/face-thresholds.ts';
 import type { FaceAnalysis } from '#lib/face/face-pipeline.ts';
 import type { Landmarks5 } from '#lib/face/landmarks.ts';
-import { FaceEngine, featuresInside, levelRgba, subjectOf, turnRgba, zoomedViews } from './face-engine.ts';
+import { FaceEngine, levelRgba, subjectOf, turnRgba, zoomedViews } from './face-engine.ts';
+import { featuresInside } from './face-edges.ts';
 import { decodeImage } from './image-decode.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../../../../tests/fixtures/faces/${name}`, import.meta.url));

@@ -9,12 +9,12 @@ import sharp from 'sharp';
 import { CLOSER_LOOK_SCORE, MIN_LUMINANCE, SURE_DETECTION_SCORE } from '#lib/face/face-thresholds.ts';
 import { FacePipeline, type AnalyseOptions, type FaceAnalysis } from '#lib/face/face-pipeline.ts';
 import type { Box, RgbaImage } from '#lib/face/image.ts';
-import type { Landmarks5 } from '#lib/face/landmarks.ts';
 import type { FaceSessions, OrtRuntime, OrtSession } from '#lib/face/ort-runtime.ts';
 import { loadInTurn } from '../event-loop.ts';
 import { faceModelForRuntime } from './face-model-weights.js';
 import { ORIENTATION_MARGIN, uprightness } from './face-orientation.ts';
 import { decodeImage, type DecodedImage } from './image-decode.ts';
+import { cutByEdge, featuresInside } from './face-edges.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -105,7 +105,7 @@ export class FaceEngine {
 	 * way up its face is (face-orientation.ts): the detector finds turned faces too, and one read the
 	 * wrong way up matched no one. Null: no face in any look.
 	 */
-	async analyseReference(bytes: Uint8Array, notes: ReferenceNotes = { cutOff: false }): Promise<{ face: FaceAnalysis; look: ReferenceLook } | null> {
+	async analyseReference(bytes: Uint8Array, notes: ReferenceNotes = { cutOff: false }): Promise<{ face: FaceAnalysis; look: ReferenceLook; cutByEdge: boolean } | null> {
 		let stored: RgbaImage = await decodeImage(bytes);
 		let found = await this.#subjectIn(stored, 'asIs', notes);
 		// A dark photo is read with its levels stretched: the detector misses faces in it, and the
@@ -151,7 +151,15 @@ export class FaceEngine {
 		// Embed the subject only (the others were only candidates), on the pixels it was found in;
 		// comparing the ways up has embedded it already.
 		const embedding = subject.face.embedding ?? (await this.exclusive((p) => p.embed(subject.image, subject.face.landmarks5)));
-		return { face: { ...subject.face, embedding }, look: subject.look };
+		return { face: { ...subject.face, embedding }, look: subject.look, cutByEdge: await this.#cutByEdge(subject) };
+	}
+
+	/** Whether the photo's edge cuts a reference subject's face (face-edges.ts). */
+	async #cutByEdge(subject: ReferenceSubject): Promise<boolean> {
+		// A zoomed look's tile is not the photo's edge, and a face found there is whole in some tile.
+		if (subject.look === 'zoomed') return false;
+		const photo = subject.photo ?? { x: 0, y: 0, width: subject.image.width, height: subject.image.height };
+		return cutByEdge((view) => this.exclusive((p) => p.analyse(view, { liveness: false, embed: false, maxFaces: 4 })), subject.image, photo, subject.face);
 	}
 
 	/** The subject of one look at a reference photo (null: no face the look may count). */
@@ -175,7 +183,7 @@ export class FaceEngine {
 		}
 		// Tiles are crops at one scale, so their boxes compare; a face two tiles share is one candidate twice.
 		const subject = subjectOf(candidates.map((c) => ({ ...c, box: c.face.box, quality: c.face.quality })));
-		return subject ? { face: subject.face, image: subject.image, look } : null;
+		return subject ? { face: subject.face, image: subject.image, look, ...(photo ? { photo } : {}) } : null;
 	}
 }
 
@@ -189,6 +197,8 @@ interface ReferenceSubject {
 	face: FaceAnalysis;
 	image: RgbaImage;
 	look: ReferenceLook;
+	/** Where the photo lies in a padded look's view (absent: the whole view). */
+	photo?: Box;
 }
 
 export type ReferenceLook = 'asIs' | 'levelled' | 'padded' | 'turned90' | 'turned180' | 'turned270' | 'zoomed';
@@ -245,18 +255,6 @@ async function paddedView(bytes: Uint8Array): Promise<{ view: RgbaImage; photo: 
 	return { view, photo: { x: inView, y: inView, width: view.width - 2 * inView, height: view.height - 2 * inView } };
 }
 
-/**
- * Whether the eyes, nose tip and mouth corners lie in the photo: none further past its edge than
- * 8 % of the face's width, about an eye's height (so a point further out is a feature wholly cut
- * off). A face cut through the eyes by the photo's edge gets landmarks guessed where there are no
- * pixels, or, padded with the photo's mirrored edges, a face made of its own reflection; either
- * embedding is no longer the person's (face-damage eval: a portrait cut below the eyes, padded,
- * matched its owner's other photos at −0.09 and −0.01). Better no face than a confident non-match.
- */
-export function featuresInside(five: Landmarks5, photo: Box, faceWidth: number): boolean {
-	const margin = 0.08 * faceWidth;
-	return five.every((p) => p.x >= photo.x - margin && p.y >= photo.y - margin && p.x <= photo.x + photo.width + margin && p.y <= photo.y + photo.height + margin);
-}
 
 /**
  * The image with its levels stretched: the 1st and 99th percentiles of luminance become 0 and 255,

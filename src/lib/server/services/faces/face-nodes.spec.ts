@@ -319,6 +319,23 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 		expect((report.details as any).reference.error).toMatch(/^the face in the reference image is washed out/);
 	});
 
+	it("face_compare with a reference cut through the mouth: the owner is not called noMatch, and the report says why", async () => {
+		const photo = Buffer.from(await fixtureBase64('barack_obama_1.jpg'), 'base64');
+		const engine = await FaceEngine.create();
+		const [left, right, , mouthLeft, mouthRight] = (await engine.analyseReference(new Uint8Array(photo)))!.face.landmarks5;
+		const mouth = (mouthLeft.y + mouthRight.y) / 2;
+		const { width = 0 } = await sharp(photo).metadata();
+		expect(mouth).toBeGreaterThan((left.y + right.y) / 2);
+		const cut = (await sharp(photo).extract({ left: 0, top: 0, width, height: Math.round(mouth) }).jpeg({ quality: 90 }).toBuffer()).toString('base64');
+		const node = { id: 'cmp', type: 'face_compare', referenceImageSource: 'providedData', referenceImageKey: 'idPhoto' };
+		const same = await start([node], { settings: { providedData: { idPhoto: cut } } });
+		await upload(same.principal, same.state, { frames: frames.obama2 });
+		const report = (await reports(same.sessionId)).find((r) => r.nodeId === 'cmp')!;
+		expect(report).toMatchObject({ outcome: 'imageUnavailable', details: { reason: 'referenceUnavailable', reference: { source: 'providedData', kind: 'image', cutByEdge: true } } });
+		expect((report.details as any).similarity).toBeLessThan(0.45);
+		expect((report.details as any).reference.error).toMatch(/^the face in the reference image is cut by the image's edge/);
+	});
+
 	it('face_compare against the face captured earlier in the session', async () => {
 		const { sessionId, principal, state } = await start([
 			{ id: 'selfie', type: 'face_scan', mode: 'capture', saveToField: 'selfie' },

@@ -68,6 +68,30 @@ describe('compareWithReference: a reference face too small to compare', () => {
 		expect(none.ok ? '' : none.error).toBe('no face in the reference image');
 	});
 
+	it("marks a reference whose face the photo's edge cuts, and compares it still", { timeout: 60_000 }, async () => {
+		const engine = await FaceEngine.create();
+		const deps: ReferenceDeps = { engine: async () => engine, sink: {} as never, fetchImage: unused, protect: unused };
+		const probe = (await engine.analyseReference(fixture('barack_obama_2.jpg')))!.face.embedding!;
+		const photo = fixture('barack_obama_1.jpg');
+		const [left, right, , mouthLeft, mouthRight] = (await engine.analyseReference(photo))!.face.landmarks5;
+		const eyes = (left.y + right.y) / 2;
+		const mouth = (mouthLeft.y + mouthRight.y) / 2;
+		const { width = 0, height = 0 } = await sharp(photo).metadata();
+		const rows = (top: number, bottom: number) => sharp(photo).extract({ left: 0, top: Math.round(top), width, height: Math.round(bottom - top) }).jpeg({ quality: 92 }).toBuffer();
+		const judged = async (bytes: Buffer) => {
+			const r = await compareWithReference(provided, await withPhoto(bytes), {}, probe, deps);
+			expect(r).toMatchObject({ ok: true, kind: 'image' });
+			return r.ok ? Boolean(r.cutByEdge) : null;
+		};
+		expect(await judged(photo)).toBe(false);
+		// The top edge across the forehead, the bottom edge below the mouth: the features are all there.
+		expect(await judged(await rows(eyes - 0.6 * (mouth - eyes), height))).toBe(false);
+		expect(await judged(await rows(0, mouth + 0.3 * (mouth - eyes)))).toBe(false);
+		// The top edge through the eyes; the bottom edge through the mouth (he matched himself at 0.05–0.09 so).
+		expect(await judged(await rows(eyes, height))).toBe(true);
+		expect(await judged(await rows(0, mouth))).toBe(true);
+	});
+
 	it('marks a reference whose face is brighter than a capture may be as washed out, and compares it still', { timeout: 30_000 }, async () => {
 		const engine = await FaceEngine.create();
 		const deps: ReferenceDeps = { engine: async () => engine, sink: {} as never, fetchImage: unused, protect: unused };

@@ -143,6 +143,14 @@ describe('judgeFaceEvidence', () => {
 		expect(compare('face_compare', 0.42, false).finish).toEqual({ outcome: 'noMatch', reason: 'noMatch' });
 	});
 
+	it("calls a reference whose face the photo's edge cuts unusable when it does not match, and a match a match", () => {
+		const compare = (similarity: number, cutByEdge: boolean) =>
+			judgeFaceEvidence(input({ type: 'face_compare', requireLiveness: false, challenge: null, reference: { ok: true, source: 'url', kind: 'image', similarity, cutByEdge } }));
+		expect(compare(0.09, true).finish).toEqual({ outcome: 'imageUnavailable', reason: 'referenceUnavailable' });
+		expect(compare(0.58, true).finish).toEqual({ outcome: 'match' });
+		expect(compare(0.09, false).finish).toEqual({ outcome: 'noMatch', reason: 'noMatch' });
+	});
+
 	it('applies the quality gate to captures only', () => {
 		const blurry: QualityVerdict = { ...PASS, pass: false, reasons: ['blurry'] };
 		const a = analysis([frame(0, { gate: blurry }), frame(100, { gate: blurry }), frame(200, { gate: blurry })]);

@@ -25,6 +25,12 @@ export type ReferenceResult =
 			 * blown out. It can still match, but a low similarity says more about the photo than the person.
 			 */
 			washedOut?: boolean;
+			/**
+			 * The reference photo's edge cuts the face (at or below the eyes, through the mouth): the
+			 * landmarks of what is missing were guessed (face-edges.ts). It can still match; a low
+			 * similarity is no evidence of another person.
+			 */
+			cutByEdge?: boolean;
 	  }
 	| { ok: false; source: 'session' | 'providedData' | 'url' | 'none'; error: string };
 
@@ -163,10 +169,11 @@ export function judgeFaceEvidence(input: JudgeInput): Judgement {
 		}
 		if (challenge && (!challenge.passed || (injection.enforced && injection.mirrored))) return 'challengeFailed';
 		if (light?.enforced && !light.passed) return 'challengeFailed';
-		// A washed-out reference that does not match is no evidence of another person (face-damage eval:
-		// blown-out references missed their owner in 2 of 9 pairs, never matched a stranger): the
-		// reference is unusable, not the user someone else.
-		if (input.reference?.ok && (similarity === null || similarity < input.threshold)) return input.reference.washedOut ? 'referenceUnavailable' : 'noMatch';
+		// A washed-out reference, or one whose face the photo's edge cuts, that does not match is no
+		// evidence of another person (face-damage eval: blown-out references missed their owner in 2 of
+		// 9 pairs, faces cut below the eyes in 10 of 10; neither matched a stranger): the reference is
+		// unusable, not the user someone else.
+		if (input.reference?.ok && (similarity === null || similarity < input.threshold)) return input.reference.washedOut || input.reference.cutByEdge ? 'referenceUnavailable' : 'noMatch';
 		return null;
 	})();
 

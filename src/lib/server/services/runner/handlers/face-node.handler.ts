@@ -137,15 +137,20 @@ function reportDetails(ctx: Ctx, evidence: FaceEvidence, judgement: Judgement, s
 	};
 }
 
-/** The reference as the node report shows it; a washed-out one that ended the try says why, as the integrator's to fix. */
+/**
+ * The reference as the node report shows it; one the server doubts (washed out, cut by the photo's
+ * edge) says so, and, when that doubt ended the try, why, as the integrator's to fix.
+ */
 function referenceDetails(reference: ReferenceResult, judgement: Judgement): Record<string, unknown> {
 	if (!reference.ok) return { source: reference.source, error: reference.error };
-	if (!reference.washedOut) return { source: reference.source, kind: reference.kind };
+	const doubts = { ...(reference.washedOut ? { washedOut: true } : {}), ...(reference.cutByEdge ? { cutByEdge: true } : {}) };
 	const decided = judgement.finish?.reason === 'referenceUnavailable';
-	return { source: reference.source, kind: reference.kind, washedOut: true, ...(decided ? { error: WASHED_OUT_REFERENCE } : {}) };
+	const error = [reference.washedOut ? WASHED_OUT_REFERENCE : '', reference.cutByEdge ? CUT_REFERENCE : ''].filter(Boolean).join('; ');
+	return { source: reference.source, kind: reference.kind, ...doubts, ...(decided && error ? { error } : {}) };
 }
 
 const WASHED_OUT_REFERENCE = 'the face in the reference image is washed out (overexposed) and did not match: too little of it is left to tell another person from the same one; send a photo with the face evenly lit';
+const CUT_REFERENCE = "the face in the reference image is cut by the image's edge (at the eyes or the mouth) and did not match: the missing part of the face cannot be compared; send a photo with the whole face";
 
 /** Side effects of a finished try: photos, the saved face, enrolment. Returns extra report details. */
 async function persist(ctx: Ctx, evidence: FaceEvidence, judgement: Judgement): Promise<Record<string, unknown>> {
