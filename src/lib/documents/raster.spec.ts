@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { invertMatrix3, rotationAbout, type Matrix3 } from './homography.ts';
-import { inkOnly, resize, sampleBilinear, toGray, type Raster } from './raster.ts';
+import { colouredInkShare, inkOnly, resize, sampleBilinear, toGray, type Raster } from './raster.ts';
 import { warpPerspective } from './warp.ts';
 
 /** The definitions, a pixel at a time: the box average of the source pixels an output pixel covers, or the bilinear sample at its centre. */
@@ -132,6 +132,13 @@ describe('inkOnly: coloured ink lifted to the paper by its own measure', () => {
 		if (ink[1] === 0x6f) expect(paper - Math.max(...src.data.subarray((5 * src.width + 105) * 3, (5 * src.width + 106) * 3))).toBeGreaterThan(60);
 		expect(at(out, 101)).toBeLessThan(paper - 80);
 		expect(at(out, 1)).toBeLessThan(30);
+	});
+
+	it('measures the share of coloured ink: the band of a stamp, none on a grey strip', () => {
+		// The band is 60 of 200 columns, its glyph columns too: black under blue ink at 0.55 is blue enough.
+		expect(colouredInkShare(strip([0x3a, 0x3f, 0x9f], 0.55))).toBeCloseTo(60 / 200, 3);
+		expect(colouredInkShare(strip([128, 128, 128], 0.5))).toBe(0);
+		expect(colouredInkShare(toGray(strip([0x3a, 0x3f, 0x9f], 0.55)))).toBe(0);
 	});
 
 	it('leaves a grey strip as its brightest channel (nothing coloured to fit)', () => {

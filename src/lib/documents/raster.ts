@@ -40,6 +40,26 @@ export function toGray(src: Raster): Raster {
  */
 export function inkOnly(src: Raster): Raster {
 	if (src.channels === 1) return src;
+	const { top, chroma, tint, lifts, n } = fitInk(src);
+	const k = lifts.length < 0.01 * n ? 0 : Math.min(MAX_INK_LIFT, lifts.sort((x, y) => x - y)[lifts.length >> 1]);
+	const out = new Uint8Array(n);
+	for (let i = 0; i < n; i++) out[i] = Math.min(255, Math.round(top[i] + k * Math.max(0, chroma[i] - tint)));
+	return { width: src.width, height: src.height, channels: 1, data: out };
+}
+
+/** The share of the raster's pixels that `inkOnly` counts as coloured ink (0 for one channel). */
+export function colouredInkShare(src: Raster): number {
+	if (src.channels === 1) return 0;
+	const { lifts, n } = fitInk(src);
+	return lifts.length / n;
+}
+
+/**
+ * Each pixel's brightest channel and chroma, the paper's tint, and for each pixel of coloured ink
+ * (chroma above the tint by `INK_CHROMA`, darker than the paper but not black) the lift that would
+ * bring it to the paper.
+ */
+function fitInk(src: Raster): { top: Uint8Array; chroma: Uint8Array; tint: number; lifts: number[]; n: number } {
 	const { width, height, channels, data } = src;
 	const n = width * height;
 	const top = new Uint8Array(n);
@@ -64,10 +84,7 @@ export function inkOnly(src: Raster): Raster {
 	for (let v = 0, seen = 0; v < 256; v++) if ((seen += tints[v]) >= papers / 2) { tint = v; break; }
 	const lifts: number[] = [];
 	for (let i = 0; i < n; i++) if (chroma[i] >= tint + INK_CHROMA && top[i] < paper && top[i] > paper / 3) lifts.push((paper - top[i]) / (chroma[i] - tint));
-	const k = lifts.length < 0.01 * n ? 0 : Math.min(MAX_INK_LIFT, lifts.sort((x, y) => x - y)[lifts.length >> 1]);
-	const out = new Uint8Array(n);
-	for (let i = 0; i < n; i++) out[i] = Math.min(255, Math.round(top[i] + k * Math.max(0, chroma[i] - tint)));
-	return { width, height, channels: 1, data: out };
+	return { top, chroma, tint, lifts, n };
 }
 /** Chroma (0–255) from which a pixel counts as coloured ink rather than grey with a colour cast. */
 const INK_CHROMA = 24;

@@ -5,7 +5,7 @@ import { rectCorners } from '#lib/documents/polygon.ts';
 import { createRaster, type Quad } from '#lib/documents/raster.ts';
 import type { TextBox } from '#lib/documents/text-detection.ts';
 import type { OcrEngine } from './ocr-engine.ts';
-import { crossedConfidence, mrzLikeLines, readMrz, vouchedConfidence } from './mrz-reader.ts';
+import { contradictedConfidence, crossedConfidence, mrzLikeLines, readMrz, vouchedConfidence } from './mrz-reader.ts';
 
 const now = new Date('2026-11-22T12:00:00Z');
 // A TD2 card with no optional data, read two ways that differ in the given names only.
@@ -50,6 +50,23 @@ describe('crossedConfidence: the ink-only look against the reading it may replac
 		const first = Object.assign(parseMrzLines(lines, { now }), { fieldConfidence: { lastName: 0.95, firstName: 0.98, documentNumber: 0.4 } });
 		const ink = Object.assign(parseMrzLines(lines, { now }), { fieldConfidence: { lastName: 0.97, firstName: 0.5, documentNumber: 0.99 } });
 		expect(crossedConfidence(ink, first)).toEqual({ lastName: 0.97, firstName: 0.98, documentNumber: 0.99 });
+	});
+});
+
+describe('contradictedConfidence: a sure reading against its black-ink look', () => {
+	const lines = (given: string) => [`IRMWIRIZE<<${given}`.padEnd(36, '<'), 'IQ20Z8B2T1MMR7009264<3803110<<<<<<<<'];
+	const sure = Object.assign(parseMrzLines(lines('SQ'), { now }), { fieldConfidence: { lastName: 0.95, firstName: 0.83, documentNumber: 0.99 } });
+
+	it('zeroes a field both looks read surely and differently, and only that one', () => {
+		const ink = Object.assign(parseMrzLines(lines('SO'), { now }), { fieldConfidence: { lastName: 0.97, firstName: 0.9, documentNumber: 0.99 } });
+		expect(contradictedConfidence(sure, ink)).toEqual({ lastName: 0.95, firstName: 0, documentNumber: 0.99 });
+	});
+
+	it('keeps the field when the ink look doubts its own reading of it, or reads the lines alike', () => {
+		const unsure = Object.assign(parseMrzLines(lines('SO'), { now }), { fieldConfidence: { lastName: 0.97, firstName: 0.4, documentNumber: 0.99 } });
+		expect(contradictedConfidence(sure, unsure)).toEqual(sure.fieldConfidence);
+		const alike = Object.assign(parseMrzLines(lines('SQ'), { now }), { fieldConfidence: { lastName: 0.2, firstName: 0.2, documentNumber: 0.2 } });
+		expect(contradictedConfidence(sure, alike)).toEqual(sure.fieldConfidence);
 	});
 });
 
