@@ -510,15 +510,11 @@ export function crossedConfidence(ink: MrzReading, earlier: MrzReading): MrzRead
 /**
  * `sure`'s confidences against `ink`, the same lines read in black ink only: 0 for each field both
  * read surely and differently (two sure readings that disagree cannot both be right). A field the ink
- * look doubts keeps its confidence: a look that lost a glyph to the lift is no evidence.
+ * look doubts keeps its confidence: a look that lost a glyph to the lift is no evidence. Read alike,
+ * nothing changes. crossedConfidence with the roles turned round.
  */
 export function contradictedConfidence(sure: MrzReading, ink: MrzReading): MrzReading['fieldConfidence'] {
-	const conf = sure.fieldConfidence;
-	if (!conf || sure.lines.join('\n') === ink.lines.join('\n')) return conf;
-	const inkConf: Record<string, number | undefined> = ink.fieldConfidence ?? {};
-	const mine = sure.fields as Record<string, unknown>;
-	const theirs = ink.fields as Record<string, unknown>;
-	return Object.fromEntries(Object.entries(conf).map(([f, p]) => [f, (inkConf[f] ?? 0) >= MIN_FIELD_CONFIDENCE && mine[f] !== theirs[f] ? 0 : p]));
+	return sure.lines.join('\n') === ink.lines.join('\n') ? sure.fieldConfidence : crossedConfidence(sure, ink);
 }
 
 /**
