@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { glyphVotes, MAX_SHORTFALL, type GlyphExample, type GlyphLine } from './mrz-glyphs.ts';
+import { glyphVotes, MAX_SHORTFALL, TAUGHT_FLOOR, taughtVotes, type GlyphExample, type GlyphLine } from './mrz-glyphs.ts';
 
 const PITCH = 30;
 const LEFT = 12;
@@ -88,5 +88,37 @@ describe('glyphVotes', () => {
 		const line = await strip(numbers);
 		line.entrySteps = line.entrySteps.map((t, j) => (j % 2 ? t : t * 0.2));
 		expect(glyphVotes([line], [{ line: 0, position: 0, pair: ['O', '0'] }], examplesOf(0, numbers, () => true).filter((e) => e.position > 0)).every((v) => v.verdict === null)).toBe(true);
+	});
+});
+
+describe('taughtVotes: a name glyph against every letter the document teaches', () => {
+	// As on seed 6007 #267, where the I of PEWI read H, unsure: the line teaches what an I looks like.
+	const text = 'I<UTOPEWI<<IDGIN<IRIS<<<<<<<<<<<';
+	const isNameChar = (ch: string) => (ch >= 'A' && ch <= 'Z') || ch === '<';
+	const examples = (skip: number) => examplesOf(0, text, (c) => /[A-Z<]/.test(c)).filter((e) => e.position !== skip);
+
+	it("votes for the letter the glyph looks like as the document's own examples look alike, when another was read", async () => {
+		const [vote] = taughtVotes([await strip(text)], [{ line: 0, position: 8, char: 'H', alphabet: isNameChar }], examples(8));
+		expect(vote).toMatchObject({ position: 8, verdict: 'I', taught: true });
+		expect(vote.scores.I).toBeGreaterThan(TAUGHT_FLOOR);
+		// No H anywhere else: the read letter scores as unknown.
+		expect(vote.scores.H).toBe(-1);
+	});
+
+	it('gives no vote when the glyph is the letter read, or looks like no taught letter', async () => {
+		const line = await strip(text);
+		// The P of PEWI read as P, and read as R: the document has no other P, and the glyph is no
+		// letter it teaches; the W read as N likewise.
+		const votes = taughtVotes([line], [{ line: 0, position: 5, char: 'P', alphabet: isNameChar }, { line: 0, position: 5, char: 'R', alphabet: isNameChar }, { line: 0, position: 7, char: 'N', alphabet: isNameChar }], examples(-1).filter((e) => e.position !== 5 && e.position !== 7));
+		expect(votes).toEqual([]);
+	});
+
+	it('says nothing through a letter whose examples do not look alike (ink across one)', async () => {
+		// A thick bar across the I of IDGIN: the I's meet each other far below TAUGHT_FLOOR.
+		const bar = `<rect x="${LEFT + 11 * PITCH}" y="10" width="${PITCH}" height="8" fill="#000"/>`;
+		const line = await strip(text, bar);
+		const twoIs = examples(8).filter((e) => e.position === 0 || e.position === 11);
+		expect(taughtVotes([line], [{ line: 0, position: 8, char: 'H', alphabet: isNameChar }], examples(8).filter((e) => e.char === 'I' && e.position !== 11))).toHaveLength(1);
+		expect(taughtVotes([line], [{ line: 0, position: 8, char: 'H', alphabet: isNameChar }], twoIs)).toEqual([]);
 	});
 });

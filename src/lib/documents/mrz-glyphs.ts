@@ -45,6 +45,8 @@ export interface GlyphVote {
 	 * when it is as typical; undefined through stand-ins). Over MAX_SHORTFALL there is no verdict.
 	 */
 	shortfall?: number;
+	/** Chosen among every character the document teaches (`taughtVotes`), not between a look-alike pair. */
+	taught?: true;
 }
 
 /**
@@ -54,7 +56,7 @@ export interface GlyphVote {
  * wrong-but-accepted reading of seed 2611 (2026-11-27) was such a number, `CPC0GNI0L` read
  * `CPCOGNIOL`, both O's voted for at 0.76 and 0.80 where the O examples met each other at 0.96
  * and better. The two swaps are weighted 7 and 3, so the check digits pass either way, and the vote
- * had also lifted the double-swap doubt (mrz-decode.ts `hiddenZeroOSwap`). Measured on votes of
+ * had also lifted the double-swap doubt (mrz-decode.ts `hiddenLookalikeSwap`). Measured on votes of
  * seeds 1 and 7 (310 documents, 3 438 counted votes): of the 3 412 right votes 99 % fall short by
  * 0.134 or less, and 53 by more than 0.12 (44 against their own kind, 9 of 651 whose kind had one
  * example against the other's); every wrong O/0/D vote fell short by 0.134–0.46 (the few wrong
@@ -238,6 +240,16 @@ function cellsOf(lines: readonly GlyphLine[]): (Cells | null)[] {
 	});
 }
 
+/** The lines' cells, each position's ink, and a key that says which cells share a size (and so compare). */
+function cellIndex(lines: readonly GlyphLine[]) {
+	const cells = cellsOf(lines);
+	return {
+		cells,
+		cellAt: (line: number, position: number) => cells[line]?.ink[position] ?? null,
+		sizeOf: (line: number) => (cells[line] ? `${cells[line]!.width}x${cells[line]!.height}` : '')
+	};
+}
+
 function sampleInk(g: LineGeometry, x: number, y: number): number {
 	const x0 = Math.floor(x), y0 = Math.floor(y);
 	if (x0 < 0 || y0 < 0 || x0 + 1 >= g.width || y0 + 1 >= g.height) return 0;
@@ -321,9 +333,7 @@ function standInExamples(examples: readonly GlyphExample[], keep: (e: GlyphExamp
  */
 export function glyphVotes(lines: readonly GlyphLine[], doubtful: readonly DoubtfulGlyph[], examples: readonly GlyphExample[]): GlyphVote[] {
 	if (doubtful.length === 0) return [];
-	const cells = cellsOf(lines);
-	const cellAt = (line: number, position: number) => cells[line]?.ink[position] ?? null;
-	const sizeOf = (line: number) => (cells[line] ? `${cells[line]!.width}x${cells[line]!.height}` : '');
+	const { cells, cellAt, sizeOf } = cellIndex(lines);
 	const votes: GlyphVote[] = [];
 	const cache = new Map<string, number>();
 	const sim = (l1: number, p1: number, l2: number, p2: number) => {
@@ -365,6 +375,77 @@ export function glyphVotes(lines: readonly GlyphLine[], doubtful: readonly Doubt
 		const shortfall = Number.isFinite(floor) ? Math.max(0, floor - scores[d.pair[closer]]) : undefined;
 		const decided = unit > 0 && gap !== 0 && !(shortfall !== undefined && shortfall > MAX_SHORTFALL);
 		votes.push({ line: d.line, position: d.position, scores, verdict: decided ? d.pair[closer] : null, margin, ...(standIn ? { standIn } : {}), ...(shortfall !== undefined ? { shortfall } : {}) });
+	}
+	return votes;
+}
+
+/**
+ * A glyph the recogniser was unsure of (below EXAMPLE_CONFIDENCE in mrz-decode.ts) is voted another
+ * character only when that character's examples look alike at least this much: the document
+ * teaches it consistently (examples under glare or a stamp fall to 0.2–0.8 and teach nothing).
+ */
+export const TAUGHT_FLOOR = 0.9;
+/** ...and the glyph looks like those examples within this of how much they look like each other. */
+export const TAUGHT_SHORTFALL = 0.02;
+/** ...and, when the character read has examples too, more like the other character's by this much. */
+export const TAUGHT_LEAD = 0.05;
+
+/** Examples per character when a glyph is compared with the whole alphabet the document teaches. */
+const MAX_TAUGHT_EXAMPLES = 4;
+
+/** A glyph read as `char`, which any character of `alphabet` may be (a name's letter: any letter or a filler). */
+export interface UnsureGlyph {
+	line: number;
+	position: number;
+	char: string;
+	alphabet: (char: string) => boolean;
+}
+
+/**
+ * `glyphVotes` asks "which of these two"; this asks "which of all": a name has no check digit, and
+ * the recogniser, unsure, may read a letter the pixels do not show (seed 6007 #267, 2026-11-28: the
+ * I of `PEWI<<` read H at 0.86 and accepted; the glyph met the document's own I's at 0.99, and they
+ * met each other at 0.96). A vote is given for the character whose examples the glyph resembles
+ * most, when that is not the one read, the document teaches it consistently (TAUGHT_FLOOR), the
+ * glyph looks like it as its examples look like each other (TAUGHT_SHORTFALL), and, when the
+ * character read has examples too, less like those (TAUGHT_LEAD). Its `margin` is 1: the vote is
+ * as clear as the document can make it, and a name it contradicts stays in doubt anyway.
+ */
+export function taughtVotes(lines: readonly GlyphLine[], unsure: readonly UnsureGlyph[], examples: readonly GlyphExample[]): GlyphVote[] {
+	if (unsure.length === 0) return [];
+	const { cells, cellAt, sizeOf } = cellIndex(lines);
+	const floors = new Map<string, number>();
+	const votes: GlyphVote[] = [];
+	for (const u of unsure) {
+		const cell = cellAt(u.line, u.position);
+		if (!cell) continue;
+		const { width, height } = cells[u.line]!;
+		const size = sizeOf(u.line);
+		const byChar = new Map<string, GlyphExample[]>();
+		for (const e of examples) {
+			if (!u.alphabet(e.char) || sizeOf(e.line) !== size || (e.line === u.line && e.position === u.position)) continue;
+			const list = byChar.get(e.char) ?? [];
+			if (list.length < MAX_TAUGHT_EXAMPLES) byChar.set(e.char, [...list, e]);
+		}
+		const like = (e: GlyphExample) => similarity(cell, cellAt(e.line, e.position)!, width, height);
+		let best = '', bestScore = -Infinity;
+		const scores: Record<string, number> = {};
+		for (const [ch, list] of byChar) {
+			scores[ch] = Math.max(...list.map(like));
+			if (ch !== u.char && scores[ch] > bestScore) (bestScore = scores[ch]), (best = ch);
+		}
+		const list = byChar.get(best);
+		if (!list || list.length < 2) continue;
+		const key = `${size}:${best}`;
+		let floor = floors.get(key);
+		if (floor === undefined) {
+			const cellOf = (e: GlyphExample) => cellAt(e.line, e.position)!;
+			floor = Math.min(...list.map((e) => Math.max(...list.filter((o) => o !== e).map((o) => similarity(cellOf(e), cellOf(o), width, height)))));
+			floors.set(key, floor);
+		}
+		const read = scores[u.char];
+		if (floor < TAUGHT_FLOOR || bestScore < floor - TAUGHT_SHORTFALL || (read !== undefined && bestScore < read + TAUGHT_LEAD)) continue;
+		votes.push({ line: u.line, position: u.position, scores: { [u.char]: read ?? -1, [best]: bestScore }, verdict: best, margin: 1, shortfall: Math.max(0, floor - bestScore), taught: true });
 	}
 	return votes;
 }
