@@ -323,3 +323,48 @@ describe('decodeMrz with second looks at the same lines', () => {
 		expect(d.fieldConfidence).toEqual(alone.fieldConfidence);
 	});
 });
+
+describe('decodeMrz on what no check digit can tell apart', () => {
+	const source = { documentCode: 'P', issuingState: 'UTO', lastName: 'ERIKSSON', firstName: 'ANNA', nationality: 'UTO', birthDate: '740812', sex: 'F' as const, expiryDate: '320415' };
+
+	it("doubts a number whose I's at places weighted 7 and 3 the recogniser half took for 1's", () => {
+		// Seed 9001 #458: ZHIBZ2IID read ZHIBZ211D under a stamp, I ↔ 1 worth 17 × (7 + 3) = 170.
+		const td2 = buildMrz('TD2', { ...source, documentCode: 'I', documentNumber: 'ZHIBZ2IID' });
+		const number = td2[1].slice(0, 9);
+		const read = [td2[0], td2[1].replace(number, 'ZHIBZ211D')];
+		const unsure = decodeMrz([scores(read[0]), scores(read[1], { 6: { '1': 0.6, I: 0.3 }, 7: { '1': 0.8, I: 0.15 } })])!;
+		expect(unsure.lines).toEqual(read);
+		expect(unsure.checksValid).toBe(true);
+		expect(unsure.lookalikeDoubt).toContain('documentNumber');
+		expect(unsure.fieldConfidence.documentNumber).toBeLessThanOrEqual(0.5);
+		// Sure of its 1's, the recogniser is trusted: I/1 is not the confusion O/0 is in OCR-B.
+		const sure = decodeMrz(read.map((l) => scores(l)))!;
+		expect(sure.lookalikeDoubt).not.toContain('documentNumber');
+		expect(sure.fieldConfidence.documentNumber).toBeGreaterThan(0.9);
+	});
+
+	it('doubts a K the recogniser was unsure of among optional data: K and a filler weigh alike under every check', () => {
+		// Seed 9001 #297: 51796O344<< read 51796O344<K, the K at 0.76, and accepted.
+		const td1 = buildMrz('TD1', { ...source, documentCode: 'I', documentNumber: 'D23145890', optional2: '51796O344' });
+		const at = 28;
+		const read = [td1[0], td1[1].slice(0, at) + 'K' + td1[1].slice(at + 1), td1[2]];
+		const d = decodeMrz([scores(read[0]), scores(read[1], { [at]: { K: 0.76, '<': 0.23 } }), scores(read[2])])!;
+		expect(d.lines[1][at]).toBe('K');
+		expect(d.checksValid).toBe(true);
+		expect(d.fieldConfidence.optionalData).toBeLessThanOrEqual(0.5);
+		// Sure of it, the K stands (a K is a K in optional data too).
+		const sure = decodeMrz(read.map((l) => scores(l)))!;
+		expect(sure.fieldConfidence.optionalData).toBeGreaterThan(0.9);
+	});
+
+	it('reads two lines that start with P as a passport (TD3), never as a TD2', () => {
+		// Seed 9001 #85: a TD3 with an empty personal number read as 2 × 36 under glare; the composite
+		// of such a TD3 is the TD2's, so every check digit passed on the shorter lines.
+		const td3 = buildMrz('TD3', { ...source, documentNumber: 'L86GBXVQ9' });
+		const short = td3.map((l) => l.slice(0, 36));
+		const d = decodeMrz(short.map((l) => scores(l)));
+		expect(d?.layout ?? 'none').not.toBe('TD2');
+		const card = buildMrz('TD2', { ...source, documentCode: 'I', documentNumber: 'L86GBXVQ9' });
+		expect(decodeMrz(card.map((l) => scores(l)))!.layout).toBe('TD2');
+	});
+});

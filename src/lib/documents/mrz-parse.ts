@@ -30,7 +30,7 @@ export interface MrzReading {
 	 * probabilities (mrz-decode.ts); absent for lines read as plain text.
 	 */
 	fieldConfidence?: Partial<Record<MrzConfidenceField, number>>;
-	/** Fields in doubt only over O and 0 (mrz-decode.ts `lookalikeDoubt`): not for the visual zone to settle. */
+	/** Fields in doubt only over look-alikes the check digits cannot see (mrz-decode.ts `lookalikeDoubt`): not for the visual zone to settle. */
 	lookalikeDoubt?: MrzConfidenceField[];
 	/** Optional data mended to meet the composite (mrz-decode.ts `repairOptionalData`): another reading that passes as read is preferred. */
 	mended?: boolean;

@@ -370,6 +370,33 @@ describe('readDocument: look-alike glyphs told apart by the document itself', ()
 		expect(r.problems).toContain('LOW_CONFIDENCE');
 		expect(judgeDocument(r, { failed: 0, max: 3 }).kind).toBe('retry');
 	}, SLOW);
+
+	it('keeps a number in doubt when the vote on one of its swapped zeros is unclear (a SPECIMEN overprint across it)', async () => {
+		// Seed 9001, first read whole on 2026-11-28: O8DN3F0O read 08DN3F00 (O/0 at places weighted 7
+		// and 3: the check digit passes either way). The first O, under the red overprint, was voted a
+		// 0 at 0.83 against 0.78, where the document's 0's meet each other at 0.94: that vote had lifted
+		// the doubt, and the wrong number was accepted.
+		const doc = syntheticDocuments(263, 9001)[262];
+		expect([doc.damage, doc.layout, doc.mrz[1].slice(0, 9)]).toEqual(['specimen', 'TD3', 'O8DN3F0O<']);
+		const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(r.mrz?.fieldConfidence?.documentNumber).toBeLessThanOrEqual(0.5);
+		expect(r.problems).toContain('LOW_CONFIDENCE');
+		expect(judgeDocument(r, { failed: 0, max: 3 }).kind).toBe('retry');
+	}, SLOW);
+
+	it("doubts, and mends, a name letter the recogniser was unsure of that looks like the document's own letters", async () => {
+		// Seed 6007, first read whole on 2026-11-28: its one wrong-but-accepted reading. The I of PEWI
+		// (a TD1 back: no check digit and no printed name to compare) read H at 0.86; the glyph meets
+		// the I's of the first line's IDGIN as they meet each other.
+		const doc = syntheticDocuments(268, 6007)[267];
+		expect([doc.damage, doc.layout, doc.mrz[0].slice(0, 5), doc.mrz[2].slice(0, 6)]).toEqual(['glare', 'TD1', 'IDGIN', 'PEWI<<']);
+		const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(r.mrz?.lines).toEqual(doc.mrz);
+		expect(r.mrz?.fieldConfidence?.lastName).toBeLessThanOrEqual(0.5);
+		expect(r.mrz?.fieldConfidence?.firstName).toBeGreaterThan(0.9);
+		expect(r.problems).toContain('LOW_CONFIDENCE');
+		expect(judgeDocument(r, { failed: 0, max: 3 }).kind).toBe('retry');
+	}, SLOW);
 });
 
 
