@@ -348,7 +348,7 @@ function compositeValid(lines: readonly string[], composite: NonNullable<FieldSp
 /** Decodes one layout from its lines' position probabilities. */
 function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly GlyphVote[] = []): Omit<DecodedMrz, 'layout' | 'logLikelihood'> {
 	const spec = FIELDS[layout];
-	const inNames = (v: GlyphVote) => v.line === spec.names[0] && v.position >= spec.names[1] && v.position < spec.names[2];
+	const inNames = (v: GlyphVote) => inNameField(layout, v.line, v.position);
 	const nameVotes = votes.filter(inNames);
 	// Elsewhere a K/chevron vote moves only a chevron in (its K side may be letters standing in for a
 	// K: "a letter", not which one). No check digit can confirm it: K is worth 20 and `<` 0, alike
@@ -645,14 +645,17 @@ const HIDDEN_SWAPS: Record<string, string> = { O: '0', '0': 'OD', D: '0', Q: '0'
  * and 7 pass as B's). In seed 9001 #458 the two swapped I's were given 0.09–0.56.
  */
 const HIDDEN_SWAP_WEIGHT = 0.01;
-/** Combinations of swaps tried at most per field (each spot stays or takes one of its look-alikes). */
-const MAX_SWAP_COMBINATIONS = 50_000;
+/**
+ * Combinations of swaps tried at most per field (each spot stays or takes one of its look-alikes):
+ * twelve O/0 spots, the bound the O/0-only search had (spots past it are left out, O/0 first).
+ */
+const MAX_SWAP_COMBINATIONS = 4096;
 
 /**
  * Whether swapping look-alikes at one or more places of a field leaves every check digit passing.
- * O and 0 are worth 24 apart, I and 1 17, G and 6 10: swapped at places whose weights add up to a
- * multiple of 10 (O/0 at 3 and 7; at 3, 1 and 1; G/6 anywhere, alone), no check digit, composite
- * included, sees it. O/0 only until seed 9001 (2026-11-28): `ZHIBZ2IID` read `ZHIBZ211D` under a
+ * O and 0 are worth 24 apart, I and 1 17, G and 6 10: swapped where each difference times its
+ * place's weight adds up to a multiple of 10 (O/0 at 3 and 7, or at 3, 1 and 1; I/1 at 3 and 7; G/6
+ * anywhere, alone), no check digit, composite included, sees it. O/0 only until seed 9001 (2026-11-28): `ZHIBZ2IID` read `ZHIBZ211D` under a
  * stamp, I/1 at places weighted 7 and 3 (17 × 10), and accepted. O/0 pairs only until seed 3307
  * (2026-11-27): `5OO5ZOZD` read `5005Z0ZD` at 0.996, three swaps weighted 3, 1 and 1 (24 × 5 = 120).
  */
