@@ -1,19 +1,46 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
+/**
+ * A port for a server this process is about to start. `listen(0)` would hand out one from the
+ * kernel's ephemeral range, which every outgoing connection and every other test's `listen(0)` draws
+ * from too: in the moment between closing it here and the child binding it, a busy machine can give
+ * it away, and the child then fails to bind, or our health check reaches someone else's socket and
+ * waits on it. Ports below that range are handed out by no one, so a random free one stays free.
+ */
 export async function freePort(): Promise<number> {
+	const low = ephemeralLow();
+	for (let tries = 0; tries < 50 && low > 11_000; tries++) {
+		const port = 10_000 + Math.floor(Math.random() * (low - 10_000));
+		if (await canListen(port)) return port;
+	}
+	return listenOn(0);
+}
+
+function ephemeralLow(): number {
+	try {
+		const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+		return Number.isInteger(low) ? low : 32_768;
+	} catch {
+		return 32_768; // not Linux: Linux's default
+	}
+}
+
+const canListen = (port: number) => listenOn(port).then(() => true, () => false);
+
+function listenOn(port: number): Promise<number> {
 	return new Promise((resolve, reject) => {
 		const srv = net.createServer();
-		srv.listen(0, '127.0.0.1', () => {
-			const { port } = srv.address() as net.AddressInfo;
-			srv.close(() => resolve(port));
+		srv.once('error', reject);
+		srv.listen(port, '127.0.0.1', () => {
+			const bound = (srv.address() as net.AddressInfo).port;
+			srv.close(() => resolve(bound));
 		});
-		srv.on('error', reject);
 	});
 }
 
@@ -25,6 +52,9 @@ export interface RunningServer {
 	logs: () => string;
 	stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
+
+/** How long a server may take to answer /healthz; a test that starts one allows at least this. */
+export const START_TIMEOUT_MS = 60_000;
 
 /**
  * Starts the production build (`node build`) the way an operator does, on a free port with its
@@ -45,20 +75,22 @@ export async function startServer(env: Record<string, string> = {}, options: { d
 	child.stdout!.on('data', (d) => (output += d));
 	child.stderr!.on('data', (d) => (output += d));
 	const url = `http://127.0.0.1:${port}`;
-	const deadline = Date.now() + 60_000;
+	// 'close', not 'exit': by then its output has been read, and the error names what went wrong.
+	const exited = new Promise<'exited'>((resolve) => child.once('close', () => resolve('exited')));
+	const deadline = Date.now() + START_TIMEOUT_MS;
 	for (;;) {
 		if (child.exitCode !== null) throw new Error(`Server exited with ${child.exitCode}:\n${output}`);
-		try {
-			const res = await fetch(`${url}/healthz`);
-			if (res.ok) break;
-		} catch {
-			// not up yet
-		}
+		// Each probe is bounded and gives way to the child's exit: a probe that hangs (a socket that
+		// accepts and never answers) must not outlast the deadline, nor hide a server that gave up.
+		const probe = fetch(`${url}/healthz`, { signal: AbortSignal.timeout(3000) }).then((res) => res.ok, () => false);
+		const up = await Promise.race([probe, exited]);
+		if (up === 'exited') throw new Error(`Server exited with ${child.exitCode}:\n${output}`);
+		if (up) break;
 		if (Date.now() > deadline) {
 			child.kill('SIGKILL');
-			throw new Error(`Server did not start within 60 s:\n${output}`);
+			throw new Error(`Server did not start within ${START_TIMEOUT_MS / 1000} s:\n${output}`);
 		}
-		await new Promise((r) => setTimeout(r, 150));
+		await Promise.race([new Promise((r) => setTimeout(r, 150)), exited]);
 	}
 	return {
 		url,

@@ -3,7 +3,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { apiClient, startServer, type RunningServer } from '../helpers/server.ts';
+import { START_TIMEOUT_MS, apiClient, startServer, type RunningServer } from '../helpers/server.ts';
 import { createBody } from '../helpers/flows.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -75,7 +75,8 @@ describe('operating the embedded store', () => {
 		expect(offline.stdout.split('\n').filter((l) => l.startsWith('key_'))).toHaveLength(2);
 	}, 240_000);
 
-	it('refuses to start with a bad configuration, naming the variable', async () => {
+	// Its own start is bounded by startServer's deadline, which a loaded machine can come near.
+	it('refuses to start with a bad configuration, naming the variable', { timeout: START_TIMEOUT_MS + 30_000 }, async () => {
 		const err = await startServer({ RATE_LIMIT: 'lots', SEED_API_KEYS: 'nope' }).catch((e: Error) => e);
 		expect((err as Error).message).toContain('Invalid configuration:');
 		expect((err as Error).message).toContain("RATE_LIMIT must be an integer (got 'lots')");
