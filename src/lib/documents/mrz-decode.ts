@@ -58,6 +58,12 @@ export interface DecodedMrz {
 	lookalikeDoubt: MrzConfidenceField[];
 	/** The optional data was mended to meet the composite (`repairOptionalData`): a reading to prefer another over. */
 	mended?: boolean;
+	/**
+	 * Glyphs of numbers and optional data ("line:position") that the pixels clearly told from their
+	 * look-alike (`clearlySeen`), decoded as the pixels saw them: the recogniser's own reading of them,
+	 * where it differs, is what they overruled, not a second opinion (mrz-reader.ts `vouch`).
+	 */
+	seen: string[];
 }
 
 const K = MRZ_ALPHABET.length;
@@ -543,13 +549,18 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 	// recogniser is often sure of the wrong one, so such a field is only as sure as a coin toss, unless
 	// the pixels clearly told each look-alike of the field apart (mrz-glyphs.ts) and agree with the reading.
 	const lookalikeDoubt: MrzConfidenceField[] = [];
+	const clear = clearlySeen(seen, votes);
 	if (checksValid)
 		for (const f of [...spec.checked.map((c) => ({ name: c.name, range: c.range })), ...spec.free.filter((x) => x.name === 'optionalData')])
-			if (hiddenLookalikeSwap(lines, post, f.range, spec, clearlySeen(seen, votes))) {
+			if (hiddenLookalikeSwap(lines, post, f.range, spec, clear)) {
 				conf(f.name, Math.min(confidence[f.name] ?? 1, 0.5));
 				lookalikeDoubt.push(f.name);
 			}
-	return { lines, fieldConfidence: confidence, checksValid, lookalikeDoubt, ...(mended ? { mended } : {}) };
+	const seenAsDecoded = [...clear].filter(([at, ch]) => {
+		const [l, i] = at.split(':').map(Number);
+		return lines[l]?.[i] === ch;
+	});
+	return { lines, fieldConfidence: confidence, checksValid, lookalikeDoubt, seen: seenAsDecoded.map(([at]) => at), ...(mended ? { mended } : {}) };
 }
 
 /** Characters OCR confuses in OCR-B, both ways. */

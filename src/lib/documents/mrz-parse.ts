@@ -34,6 +34,8 @@ export interface MrzReading {
 	lookalikeDoubt?: MrzConfidenceField[];
 	/** Optional data mended to meet the composite (mrz-decode.ts `repairOptionalData`): another reading that passes as read is preferred. */
 	mended?: boolean;
+	/** Glyphs ("line:position") the pixels clearly told from their look-alike, read as they saw them (mrz-decode.ts `seen`). */
+	seen?: string[];
 }
 
 export interface ParseMrzOptions {

@@ -5,7 +5,7 @@ import { rectCorners } from '#lib/documents/polygon.ts';
 import { createRaster, type Quad } from '#lib/documents/raster.ts';
 import type { TextBox } from '#lib/documents/text-detection.ts';
 import type { OcrEngine } from './ocr-engine.ts';
-import { contradictedConfidence, crossedConfidence, mrzLikeLines, readMrz, vouchedConfidence } from './mrz-reader.ts';
+import { contradictedConfidence, crossedConfidence, differsOnlyWhereSeen, mrzLikeLines, readMrz, vouchedConfidence } from './mrz-reader.ts';
 
 const now = new Date('2026-11-22T12:00:00Z');
 // A TD2 card with no optional data, read two ways that differ in the given names only.
@@ -31,6 +31,28 @@ describe('vouchedConfidence: the text reading vouches field by field', () => {
 		const b = parseMrzLines(['VSXCODOCKKI<YEDIPE<<KAROLINA<<<<<<<<', '82PG00BOV9XCO9701218<2305020<<<<<<<<'], { now });
 		expect([a.checkDigitsValid, b.checkDigitsValid]).toEqual([true, true]);
 		expect(vouchedConfidence({ documentNumber: 0.99, lastName: 0.96 }, a, b)).toEqual({ documentNumber: 0, lastName: 0.96 });
+	});
+});
+
+describe('differsOnlyWhereSeen: a text reading that differs only where the pixels overruled it', () => {
+	// 82PGO0B0V against 82PG00BOV: both pass the number's check digit (O/0 at places weighted 7 and 3).
+	const a = parseMrzLines(['VSXCODOCKKI<YEDIPE<<KAROLINA<<<<<<<<', '82PGO0B0V9XCO9701218<2305020<<<<<<<<'], { now });
+	const b = parseMrzLines(['VSXCODOCKKI<YEDIPE<<KAROLINA<<<<<<<<', '82PG00BOV9XCO9701218<2305020<<<<<<<<'], { now });
+
+	it('is no second opinion where every glyph the two differ on was clearly seen as decoded', () => {
+		expect(differsOnlyWhereSeen({ ...a, seen: ['1:4', '1:7', '1:5'] }, b)).toBe(true);
+	});
+
+	it('is one where any glyph they differ on was not seen, or nothing was', () => {
+		expect(differsOnlyWhereSeen({ ...a, seen: ['1:4'] }, b)).toBe(false);
+		expect(differsOnlyWhereSeen({ ...a, seen: [] }, b)).toBe(false);
+		expect(differsOnlyWhereSeen(a, b)).toBe(false);
+	});
+
+	it('does not call two equal readings, or lines of other lengths, overruled', () => {
+		expect(differsOnlyWhereSeen({ ...a, seen: ['1:4', '1:7'] }, a)).toBe(false);
+		const short = { ...b, lines: [b.lines[0], b.lines[1].slice(0, 35)] };
+		expect(differsOnlyWhereSeen({ ...a, seen: ['1:4', '1:7'] }, short)).toBe(false);
 	});
 });
 

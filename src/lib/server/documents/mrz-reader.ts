@@ -294,7 +294,7 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 	// with more matching check digits (the constrained one on a tie).
 	const vouch = (target: MrzReading, other: MrzReading | undefined) => {
 		const conf = target.fieldConfidence ?? other?.fieldConfidence;
-		if (conf && other) target.fieldConfidence = vouchedConfidence(conf, target, other);
+		if (conf && other && !differsOnlyWhereSeen(target, other)) target.fieldConfidence = vouchedConfidence(conf, target, other);
 	};
 	let chosen: typeof found.best;
 	if (found.constrained?.reading.checkDigitsValid) {
@@ -400,7 +400,7 @@ async function readQuads(engine: OcrEngine, image: Raster, quads: readonly Quad[
 /** The decoded lines parsed, with the decoder's confidences; null when they do not parse. */
 function readingOf(decoded: DecodedMrz, options: ParseMrzOptions): MrzReading | null {
 	try {
-		return Object.assign(parseMrzLines(decoded.lines, options), { fieldConfidence: decoded.fieldConfidence, lookalikeDoubt: decoded.lookalikeDoubt }, decoded.mended ? { mended: true } : {});
+		return Object.assign(parseMrzLines(decoded.lines, options), { fieldConfidence: decoded.fieldConfidence, lookalikeDoubt: decoded.lookalikeDoubt, seen: decoded.seen }, decoded.mended ? { mended: true } : {});
 	} catch {
 		return null;
 	}
@@ -515,6 +515,28 @@ export function crossedConfidence(ink: MrzReading, earlier: MrzReading): MrzRead
  */
 export function contradictedConfidence(sure: MrzReading, ink: MrzReading): MrzReading['fieldConfidence'] {
 	return sure.lines.join('\n') === ink.lines.join('\n') ? sure.fieldConfidence : crossedConfidence(sure, ink);
+}
+
+/**
+ * `other` (the recogniser's plain text reading) differs from `target` (the decoded one) only at
+ * glyphs the pixels clearly told from their look-alike and decoded as they saw them: there the text
+ * reading is the recogniser's pick that the pixels overruled, so it is no second opinion against the
+ * decoding. The same evidence already lifts the unseen double-swap doubt (mrz-decode.ts
+ * `clearlySeen`); without this, a number with O's and 0's that the pixels settled and every check
+ * digit passes was still zeroed by the very misread they corrected (seed 6502: 10 of 504 exact
+ * readings sent to a retake by that alone).
+ */
+export function differsOnlyWhereSeen(target: MrzReading, other: MrzReading): boolean {
+	if (!target.seen?.length || target.lines.length !== other.lines.length || target.lines.some((l, i) => l.length !== other.lines[i].length)) return false;
+	const seen = new Set(target.seen);
+	let differs = false;
+	for (const [l, line] of target.lines.entries())
+		for (let i = 0; i < line.length; i++) {
+			if (line[i] === other.lines[l][i]) continue;
+			if (!seen.has(`${l}:${i}`)) return false;
+			differs = true;
+		}
+	return differs;
 }
 
 /**
