@@ -331,18 +331,20 @@ describe('readDocument: look-alike glyphs told apart by the document itself', ()
 		expect(judgeDocument(r, { failed: 0, max: 3 }).kind).toBe('retry');
 	}, SLOW);
 
-	it('does not let a glyph that looks like neither kind vouch for a number the check digits cannot settle', async () => {
+	it('reads right the stamped number whose zeros a vote for O once passed wrong, and passes it only so', async () => {
 		// Seed 2611, first read whole on 2026-11-27: its one wrong-but-accepted reading. CPC0GNI0L was
 		// read CPCOGNIOL (places weighted 7 and 3: every check digit passes either way), and the pixels,
 		// voting O for both at 0.76 and 0.80 where the O examples met each other at 0.96 and better,
-		// lifted the doubt such a number is kept in.
+		// lifted the doubt such a number is kept in. After the reader's later changes the pixels vote 0
+		// for both, clearly (`clearlySeen`), so the decoded reading is right; and the plain text
+		// reading's O's, the recogniser's misread that the pixels overruled, no longer send it to a
+		// retake (2026-11-28, eleventh session), which they did until then.
 		const doc = syntheticDocuments(30, 2611)[29];
 		expect([doc.damage, doc.layout, doc.mrz[0].slice(5, 14)]).toEqual(['stamp', 'TD1', 'CPC0GNI0L']);
 		const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
-		// Still read with O's (the recogniser's view), but in doubt: another capture is asked for.
-		expect(r.mrz?.fieldConfidence?.documentNumber).toBeLessThanOrEqual(0.5);
-		expect(r.problems).toContain('LOW_CONFIDENCE');
-		expect(judgeDocument(r, { failed: 0, max: 3 }).kind).toBe('retry');
+		expect(r.mrz?.lines).toEqual(doc.mrz);
+		expect(r.fields.documentNumber).toBe('CPC0GNI0L');
+		expect(judgeDocument(r, { failed: 0, max: 3 }).kind).toBe('accept');
 	}, SLOW);
 
 	it('reads a name under an ink stamp in its black ink only', async () => {
