@@ -68,3 +68,13 @@ export function howToFor(userAgent: string): HowTo {
 	if (/\bSafari\//.test(userAgent) && /\bMacintosh\b/.test(userAgent)) return 'safariMac';
 	return 'other';
 }
+
+/** Whether the device has a camera at all (labels need permission, kinds do not). */
+export async function hasCamera(): Promise<boolean | null> {
+	if (typeof navigator === 'undefined' || !navigator.mediaDevices?.enumerateDevices) return null;
+	try {
+		return (await navigator.mediaDevices.enumerateDevices()).some((d) => d.kind === 'videoinput');
+	} catch {
+		return null;
+	}
+}

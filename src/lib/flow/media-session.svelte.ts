@@ -105,13 +105,3 @@ function defaultGetUserMedia(): GetUserMedia | null {
 	if (typeof navigator === 'undefined' || !navigator.mediaDevices?.getUserMedia) return null;
 	return (constraints) => navigator.mediaDevices.getUserMedia(constraints);
 }
-
-/** Whether the device has a camera at all (labels need permission, kinds do not). */
-export async function hasCamera(): Promise<boolean | null> {
-	if (typeof navigator === 'undefined' || !navigator.mediaDevices?.enumerateDevices) return null;
-	try {
-		return (await navigator.mediaDevices.enumerateDevices()).some((d) => d.kind === 'videoinput');
-	} catch {
-		return null;
-	}
-}

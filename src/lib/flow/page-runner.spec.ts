@@ -5,7 +5,9 @@ import { BUNDLED_LOCALES } from '#lib/i18n/bundled-locales.ts';
 import { PageClient } from './client-api.ts';
 import { MediaSession } from './media-session.svelte.ts';
 import { saveStoredPage } from './page-storage.ts';
-import { PageRunner, type RunnerStart } from './page-runner.svelte.ts';
+import { PageRunner, type RunnerOptions } from './page-runner.svelte.ts';
+import { PageShell } from './page-shell.svelte.ts';
+import type { PageEnv, PageStart } from './page-start.ts';
 import { Translator } from './translator.svelte.ts';
 
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
@@ -43,8 +45,8 @@ function pageState(over: Partial<PageState> = {}, session: Partial<PageState['se
 
 type Handler = (body: any, headers: Record<string, string>) => { status: number; json: unknown };
 
-/** A runner wired to a scripted server and a recording parent frame. */
-function setup(start: RunnerStart, routes: Record<string, Handler | Handler[]>, code = 'cs_' + 'a'.repeat(24)) {
+/** A page (its shell, then the runner it fetches) wired to a scripted server and a recording parent frame. */
+function setup(start: PageStart, routes: Record<string, Handler | Handler[]>, code = 'cs_' + 'a'.repeat(24)) {
 	const requests: { route: string; body: any; headers: Record<string, string> }[] = [];
 	const fetchFn = (async (url: string, init: RequestInit) => {
 		const route = `${init.method} ${url}`;
@@ -60,13 +62,29 @@ function setup(start: RunnerStart, routes: Record<string, Handler | Handler[]>, 
 	const posted: { message: any; origin: string }[] = [];
 	const frame = { parent: { postMessage: (message: unknown, origin: string) => void posted.push({ message, origin }) } };
 	const translator = new Translator('en', BUNDLED_LOCALES.en);
-	const runner = new PageRunner({ code, start, translator, frame, client: new PageClient({}, fetchFn), media: new MediaSession(null) });
-	return { runner, requests, posted, translator };
+	let fetched = 0;
+	let failNext = 0;
+	const loadRunner = async () => {
+		fetched++;
+		if (failNext-- > 0) throw new TypeError('Failed to fetch dynamically imported module');
+		return { PageRunner: class extends PageRunner {
+			constructor(options: RunnerOptions) {
+				super({ ...options, client: new PageClient({}, fetchFn), media: new MediaSession(null) });
+			}
+		} };
+	};
+	const shell = new PageShell({ code, start, translator, frame, loadRunner });
+	/** The page once interactive, then its runner (what Continue or a resumed link does). */
+	const begin = async (e: PageEnv) => {
+		await shell.begin(e);
+		return (await shell.load())!;
+	};
+	return { shell, begin, requests, posted, translator, fetches: () => fetched, failLoads: (n: number) => (failNext = n) };
 }
 
-describe('PageRunner', () => {
+describe('PageShell and PageRunner', () => {
 	it('greets the embedding page, follows the browser language and opens on the user’s word', async () => {
-		const { runner, requests, posted, translator } = setup(
+		const { shell, requests, posted, translator, fetches } = setup(
 			{ kind: 'intro', intro },
 			{
 				'POST /api/client/open': () => ({
@@ -78,13 +96,20 @@ describe('PageRunner', () => {
 				})
 			}
 		);
-		await runner.start(env(['fr-CA', 'en']));
+		await shell.begin(env(['fr-CA', 'en']));
 		expect(translator.lang).toBe('fr');
-		expect(runner.screen).toBe('permissions');
+		expect(shell.screen).toBe('permissions');
 		expect(posted).toEqual([{ message: { type: 'veriflow:ready', sessionId: 'ses_1', status: 'created' }, origin: 'https://shop.example' }]);
 		expect(requests).toEqual([]);
+		// The permissions page needs none of the session's code: it comes on Continue.
+		expect(fetches()).toBe(0);
+		await shell.chooseLanguage('de');
+		expect(translator.lang).toBe('de');
 
-		runner.chosenLang = 'de';
+		const runner = (await shell.load())!;
+		expect(shell.runner).toBe(runner);
+		expect(runner.screen).toBe('permissions');
+		expect(requests).toEqual([]);
 		expect(await runner.open()).toBe(true);
 		expect(requests[0]!.body).toMatchObject({ clientSecret: 'cs_' + 'a'.repeat(24), languages: ['de', ...globalThis.navigator.languages] });
 		expect(runner.captions).toEqual(['Bonjour !']);
@@ -93,20 +118,67 @@ describe('PageRunner', () => {
 		expect(runner.screen).toBe('permissions');
 		runner.setPermission({ outcome: 'granted', camera: false, microphone: false, consent: { biometric: false, enrolment: false } });
 		expect(runner.screen).toBe('node');
+		expect(shell.screen).toBe('node');
+		expect(translator.lang).toBe('fr');
+	});
+
+	it('says so when the session’s code could not be fetched, and fetches it on the next try', async () => {
+		const { shell, failLoads, fetches } = setup({ kind: 'intro', intro }, {});
+		await shell.begin(env());
+		failLoads(1);
+		expect(await shell.load()).toBeNull();
+		expect(shell.failed).toBe(true);
+		expect(shell.screen).toBe('permissions');
+		const runner = await shell.load();
+		expect(runner).toBeInstanceOf(PageRunner);
+		expect(shell.failed).toBe(false);
+		expect(fetches()).toBe(2);
+		// Fetched once: later calls hand back the same runner.
+		expect(await shell.load()).toBe(runner);
+		expect(fetches()).toBe(2);
+	});
+
+	it('explains a dead link and tells the embedding page, without fetching the session’s code', async () => {
+		const { shell, posted, fetches } = setup({ kind: 'problem', problem: 'expired', embedOrigins: ['https://shop.example'] }, {});
+		await shell.begin(env());
+		expect(shell.screen).toBe('problem');
+		expect(shell.problem).toBe('expired');
+		expect(posted).toEqual([{ message: { type: 'veriflow:error', sessionId: null, status: null, code: 'client_secret_expired' }, origin: 'https://shop.example' }]);
+		expect(await shell.load()).toBeNull();
+		shell.prefetch();
+		expect(fetches()).toBe(0);
+	});
+
+	it('reports the content’s height to an embedding page before and after the runner came', async () => {
+		const { shell, posted } = setup({ kind: 'intro', intro }, {});
+		shell.reportHeight(640.2);
+		shell.reportHeight(641);
+		expect(posted.map((p) => p.message)).toEqual([{ type: 'veriflow:resize', sessionId: 'ses_1', status: 'created', height: 641 }]);
+		await shell.load();
+		shell.reportHeight(700);
+		expect(posted.at(-1)!.message).toEqual({ type: 'veriflow:resize', sessionId: 'ses_1', status: 'created', height: 700 });
+	});
+
+	it('puts an in-app browser’s gate first and lets the user past it', async () => {
+		const { shell } = setup({ kind: 'intro', intro: { ...intro, requirements: { camera: true, microphone: false, recognition: false, biometric: true } }, inApp: 'instagram' }, {});
+		expect(shell.screen).toBe('gate');
+		expect(shell.gate).toBe('inApp');
+		shell.dismissGate();
+		expect(shell.screen).toBe('permissions');
 	});
 
 	it('reports a result with its step and a request id, and shows where things stand when it was stale', async () => {
 		const token = 'pt_' + 'c'.repeat(32);
 		saveStoredPage('cs_resume', { pageToken: token, permission: { outcome: 'granted', camera: false, microphone: false, consent: { biometric: false, enrolment: false } } });
 		const moved = pageState({ node: { id: 'code', type: 'two_factor_email', props: { showUI: true, otpLength: 6, channels: ['email'], channel: null, destination: null, expiresAt: null, resendAvailableAt: null, attemptsLeft: 3, sendsLeft: 5, testMode: false } } }, { step: 2 });
-		const { runner, requests } = setup({ kind: 'opened', via: 'cs', embedOrigins: ['https://shop.example'] }, {
+		const { begin, requests } = setup({ kind: 'opened', via: 'cs', embedOrigins: ['https://shop.example'] }, {
 			'GET /api/client/state': [() => ({ status: 200, json: pageState() }), () => ({ status: 200, json: moved })],
 			'POST /api/client/nodes/email': [
 				() => ({ status: 200, json: { state: pageState(), notice: { code: 'email.invalid' } } }),
 				() => ({ status: 409, json: { error: { type: 'validation_error', message: 'stale', code: 'node_not_current' } } })
 			]
 		}, 'cs_resume');
-		await runner.start(env());
+		const runner = await begin(env());
 		expect(runner.screen).toBe('node');
 		expect(requests[0]!.headers.authorization).toBe(`Bearer ${token}`);
 
@@ -121,10 +193,10 @@ describe('PageRunner', () => {
 	});
 
 	it('turns a dead link into its explanation and tells the embedding page why', async () => {
-		const { runner, posted } = setup({ kind: 'intro', intro }, {
+		const { begin, posted } = setup({ kind: 'intro', intro }, {
 			'POST /api/client/open': () => ({ status: 409, json: { error: { type: 'validation_error', message: 'used', code: 'client_secret_used' } } })
 		});
-		await runner.start(env());
+		const runner = await begin(env());
 		expect(await runner.open()).toBe(false);
 		expect(runner.problem).toBe('used');
 		expect(runner.screen).toBe('problem');
@@ -132,8 +204,8 @@ describe('PageRunner', () => {
 	});
 
 	it('refuses to resume in a tab that never opened the link', async () => {
-		const { runner, requests, posted } = setup({ kind: 'opened', via: 'cs', embedOrigins: ['https://shop.example'] }, {}, 'cs_other_tab');
-		await runner.start(env());
+		const { begin, requests, posted } = setup({ kind: 'opened', via: 'cs', embedOrigins: ['https://shop.example'] }, {}, 'cs_other_tab');
+		const runner = await begin(env());
 		expect(runner.problem).toBe('used');
 		expect(requests).toEqual([]);
 		expect(posted).toEqual([{ message: { type: 'veriflow:error', sessionId: null, status: null, code: 'client_secret_used' }, origin: 'https://shop.example' }]);
@@ -141,14 +213,14 @@ describe('PageRunner', () => {
 
 	it('announces the end once and shows the observer screen after a hand-over', async () => {
 		saveStoredPage('cs_end', { pageToken: 'pt_' + 'd'.repeat(32), permission: { outcome: 'granted', camera: false, microphone: false, consent: { biometric: false, enrolment: false } } });
-		const { runner, posted } = setup({ kind: 'opened', via: 'cs', embedOrigins: ['https://shop.example'] }, {
+		const { begin, posted } = setup({ kind: 'opened', via: 'cs', embedOrigins: ['https://shop.example'] }, {
 			'GET /api/client/state': [
 				() => ({ status: 200, json: pageState({ role: 'observer' }) }),
 				() => ({ status: 200, json: pageState({ role: 'observer', node: null, finished: { status: 'complete' } }, { status: 'complete' }) }),
 				() => ({ status: 200, json: pageState({ role: 'observer', node: null, finished: { status: 'complete' } }, { status: 'complete' }) })
 			]
 		}, 'cs_end');
-		await runner.start(env());
+		const runner = await begin(env());
 		expect(runner.screen).toBe('observer');
 		await runner.refresh();
 		await runner.refresh();
@@ -159,10 +231,10 @@ describe('PageRunner', () => {
 
 	it('tells the embedding page when a session ended incomplete', async () => {
 		saveStoredPage('cs_gone', { pageToken: 'pt_' + 'e'.repeat(32) });
-		const { runner, posted } = setup({ kind: 'opened', via: 'cs', embedOrigins: ['https://shop.example'] }, {
+		const { begin, posted } = setup({ kind: 'opened', via: 'cs', embedOrigins: ['https://shop.example'] }, {
 			'GET /api/client/state': () => ({ status: 200, json: pageState({ node: null, finished: { status: 'incomplete' } }, { status: 'incomplete' }) })
 		}, 'cs_gone');
-		await runner.start(env());
+		const runner = await begin(env());
 		expect(runner.screen).toBe('end');
 		expect(posted.map((p) => p.message)).toEqual([
 			{ type: 'veriflow:ready', sessionId: 'ses_1', status: 'incomplete' },

@@ -1,30 +1,23 @@
 import type { LinkKind, LinkProblem, PageIntro } from '#lib/domain/page/page-intro.ts';
 import type { EmbedEvent, NodeView, Notice, PageState } from '#lib/domain/page/page.schema.ts';
-import { resolveLanguage } from '#lib/i18n/resolve-language.ts';
 import type { SupportedLang } from '#lib/domain/languages.ts';
 import { newRequestId, PageApiError, PageClient } from './client-api.ts';
 import { postEmbedEvent } from './embed-events.ts';
-import { detectGate, type Gate } from './environment.ts';
+import type { Gate } from './environment.ts';
 import { MediaSession } from './media-session.svelte.ts';
+import { pageSettings, PROBLEM_CODES, type RunnerStart, type Screen } from './page-start.ts';
+
+export type { RunnerStart, Screen };
 import { loadStoredPage, openNonce, saveStoredPage } from './page-storage.ts';
 import type { PermissionResult } from './permission-result.ts';
 import type { SessionRecorder } from './session-recorder.ts';
 import { readingTimeMs, Voice } from './speech.svelte.ts';
 import type { Translator } from './translator.svelte.ts';
 
-/** What the page shows, in order of precedence (see `screen`). */
-export type Screen = 'problem' | 'end' | 'observer' | 'handoff' | 'gate' | 'permissions' | 'loading' | 'node';
-
 /** Something the server told the user about their last action (one shape with the server's). */
 export type { Notice };
 
 export type ActResult = { ok: true; notice?: Notice; moved: boolean } | { ok: false; reason: 'stale' | 'ended' | 'refused' };
-
-/** The server-rendered start of a page: an openable link, one opened before, or a dead one. */
-export type RunnerStart =
-	| { kind: 'intro'; intro: PageIntro; inApp?: string }
-	| { kind: 'opened'; via: LinkKind; embedOrigins: string[] }
-	| { kind: 'problem'; problem: LinkProblem; embedOrigins: string[] };
 
 export interface RunnerOptions {
 	code: string;
@@ -37,13 +30,6 @@ export interface RunnerOptions {
 	/** The frame the page runs in (for postMessage to an embedding page). */
 	frame?: { parent: { postMessage(message: unknown, origin: string): void } | null };
 }
-
-const PROBLEM_CODES: Record<LinkProblem, string> = {
-	invalid: 'client_secret_invalid',
-	expired: 'client_secret_expired',
-	used: 'client_secret_used',
-	finished: 'session_finished'
-};
 
 /** The link problem an API error means, if it is one. */
 export function problemOf(err: unknown): LinkProblem | null {
@@ -140,16 +126,7 @@ export class PageRunner {
 	 */
 	idleWarning = $state.raw<{ endsAt: number } | null>(null);
 
-	readonly settings = $derived.by(() => {
-		const s = this.state ?? this.intro;
-		return {
-			customization: s?.customization ?? {},
-			requirements: s?.requirements ?? { camera: false, microphone: false, recognition: false, biometric: false },
-			avatar: s?.avatar ?? null,
-			sandbox: this.state?.sandbox ?? this.intro?.sandbox ?? false,
-			showUxControls: (this.state ?? this.intro)?.customization?.controls?.showUxControls !== false
-		};
-	});
+	readonly settings = $derived.by(() => pageSettings(this.state, this.intro));
 
 	readonly screen: Screen = $derived.by(() => {
 		if (this.problem) return 'problem';
@@ -187,7 +164,7 @@ export class PageRunner {
 		this.translator = options.translator;
 		this.#frame = options.frame;
 		this.#startKind = options.start.kind;
-		this.via = options.start.kind === 'intro' ? options.start.intro.via : options.start.kind === 'opened' ? options.start.via : 'cs';
+		this.via = options.start.kind === 'intro' ? options.start.intro.via : options.start.via;
 		this.intro = options.start.kind === 'intro' ? options.start.intro : null;
 		this.client =
 			options.client ??
@@ -198,27 +175,17 @@ export class PageRunner {
 		this.media = options.media ?? new MediaSession();
 		this.voice = options.voice ?? new Voice();
 		this.recorder = options.recorder ?? lazyRecorder(() => this.client.token ?? '');
-		if (options.start.kind === 'problem') this.problem = options.start.problem;
-		if (options.start.kind !== 'intro') this.#origins = options.start.embedOrigins;
-		if (this.intro) this.#origins = this.intro.embedOrigins;
+		this.#origins = options.start.kind === 'intro' ? options.start.intro.embedOrigins : options.start.embedOrigins;
 	}
 
-	/** Runs once the page is interactive: gates, language, or resuming an opened link. */
-	async start(env: { userAgent: string; languages: readonly string[]; secureContext: boolean; hasGetUserMedia: boolean }): Promise<void> {
+	/**
+	 * Runs once the page is interactive and this code has been fetched (`PageShell.load`): checks the
+	 * voice, and resumes a link opened before. An openable link's gate, language and `veriflow:ready`
+	 * are the shell's, done before this code was needed.
+	 */
+	async start(): Promise<void> {
 		void this.voice.check(this.lang);
-		if (this.problem) {
-			this.#post('veriflow:error', { code: PROBLEM_CODES[this.problem] });
-			return;
-		}
-		if (this.intro) {
-			this.gate = detectGate({ userAgent: env.userAgent, secureContext: env.secureContext, hasGetUserMedia: env.hasGetUserMedia }, this.intro.requirements);
-			if (!this.intro.fixedLang) {
-				const lang = resolveLanguage({ browserLanguages: env.languages, sessionLangs: this.intro.langs, defaultLang: this.intro.defaultLang, override: this.intro.override });
-				await this.translator.use(lang);
-			}
-			this.#post('veriflow:ready', { sessionId: this.intro.sessionId, status: this.intro.status });
-			return;
-		}
+		if (this.#startKind !== 'opened' || this.problem) return;
 		// Opened before: only the tab that holds its page token goes on.
 		const stored = loadStoredPage(this.code);
 		if (!stored) return this.#fail('used');

@@ -1,6 +1,5 @@
-import { isMobileDevice } from '#lib/flow/environment.ts';
-import { hasCamera } from '#lib/flow/media-session.svelte.ts';
-import type { PageRunner } from '#lib/flow/page-runner.svelte.ts';
+import { hasCamera, isMobileDevice } from '#lib/flow/environment.ts';
+import type { PageShell } from '#lib/flow/page-shell.svelte.ts';
 import type { MediaProblem } from '#lib/flow/permission-result.ts';
 
 export type PermissionsStatus = 'idle' | 'opening' | 'requesting' | 'problem';
@@ -16,9 +15,9 @@ export class PermissionsStep {
 	/** A desktop that reports no camera at all, before anything is asked. */
 	noCamera = $state(false);
 	mobile = $state(false);
-	private readonly runner: PageRunner;
+	private readonly shell: PageShell;
 	get needs() {
-		const { camera, microphone } = this.runner.settings.requirements;
+		const { camera, microphone } = this.shell.settings.requirements;
 		return { camera, microphone };
 	}
 
@@ -26,8 +25,8 @@ export class PermissionsStep {
 		return this.status === 'opening' || this.status === 'requesting';
 	}
 
-	constructor(runner: PageRunner, userAgent: string) {
-		this.runner = runner;
+	constructor(shell: PageShell, userAgent: string) {
+		this.shell = shell;
 		this.mobile = isMobileDevice(userAgent);
 	}
 
@@ -38,7 +37,7 @@ export class PermissionsStep {
 	async inspectDevice(maxTouchPoints: number, userAgent: string): Promise<void> {
 		// Face steps ahead: their detector and models download while the user reads this page.
 		// (Loaded here, not imported: the worker's client is the face steps' code, not this page's.)
-		if (this.runner.settings.requirements.biometric) void import('#lib/camera/face-worker-client.ts').then((m) => m.preloadFaceModels(), () => undefined);
+		if (this.shell.settings.requirements.biometric) void import('#lib/camera/face-worker-client.ts').then((m) => m.preloadFaceModels(), () => undefined);
 		this.mobile = isMobileDevice(userAgent, maxTouchPoints);
 		if (!this.needs.camera || this.mobile) return;
 		this.noCamera = (await hasCamera()) === false;
@@ -47,32 +46,35 @@ export class PermissionsStep {
 	async continue(): Promise<void> {
 		if (this.busy) return;
 		this.status = 'opening';
-		if (!(await this.runner.open())) {
+		// The session's code, unless it came while the user read this page; then the link is opened.
+		const runner = await this.shell.load();
+		if (!runner || !(await runner.open())) {
 			this.status = 'idle';
 			return;
 		}
 		const needs = this.needs;
 		if (needs.camera || needs.microphone) {
 			this.status = 'requesting';
-			const result = await this.runner.media.request(needs);
+			const result = await runner.media.request(needs);
 			if (!result.ok) {
 				this.problem = result.problem;
 				this.status = 'problem';
 				return;
 			}
 		}
-		const { biometric, recognition } = this.runner.settings.requirements;
+		const { biometric, recognition } = runner.settings.requirements;
 		this.problem = null;
 		this.status = 'idle';
-		this.runner.setPermission({ outcome: 'granted', camera: needs.camera, microphone: needs.microphone, consent: { biometric, enrolment: recognition } });
+		runner.setPermission({ outcome: 'granted', camera: needs.camera, microphone: needs.microphone, consent: { biometric, enrolment: recognition } });
 	}
 
 	/** Goes on without the device; a `permissions` node will hear that it was not granted. */
 	continueWithout(): void {
-		this.runner.setPermission({ outcome: 'denied', reason: this.problem ?? 'error', camera: this.needs.camera, microphone: this.needs.microphone });
+		// Only after a problem with the devices, which the runner (already fetched) reported.
+		this.shell.runner?.setPermission({ outcome: 'denied', reason: this.problem ?? 'error', camera: this.needs.camera, microphone: this.needs.microphone });
 	}
 
 	async usePhoneInstead(): Promise<void> {
-		await this.runner.startHandoff();
+		await (await this.shell.load())?.startHandoff();
 	}
 }

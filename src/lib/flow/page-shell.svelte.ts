@@ -1,0 +1,181 @@
+import type { LinkProblem, PageIntro } from '#lib/domain/page/page-intro.ts';
+import type { EmbedEvent } from '#lib/domain/page/page.schema.ts';
+import type { SupportedLang } from '#lib/domain/languages.ts';
+import { resolveLanguage } from '#lib/i18n/resolve-language.ts';
+import { postEmbedEvent } from './embed-events.ts';
+import { detectGate, type Gate } from './environment.ts';
+import { browserOnly } from './lazy-component.svelte.ts';
+import type { PageRunner } from './page-runner.svelte.ts';
+import { pageSettings, PROBLEM_CODES, type PageEnv, type PageStart, type Screen } from './page-start.ts';
+import type { Translator } from './translator.svelte.ts';
+
+type RunnerModule = Pick<typeof import('./page-runner.svelte.ts'), 'PageRunner'>;
+
+export interface ShellOptions {
+	code: string;
+	start: PageStart;
+	translator: Translator;
+	/** The frame the page runs in (for postMessage to an embedding page). */
+	frame?: { parent: { postMessage(message: unknown, origin: string): void } | null };
+	/** Fetches the session's code (tests hand in the module). */
+	loadRunner?: () => Promise<RunnerModule>;
+	/** Called when the session's code is first asked for: what comes with it can be fetched alongside. */
+	onLoad?: () => void;
+}
+
+const importRunner = (): Promise<RunnerModule> => (import.meta.env.SSR ? browserOnly() : import('./page-runner.svelte.ts'));
+
+/**
+ * The page before the session's code is needed: the permissions page of an openable link (or the
+ * gate in front of it), a dead link's explanation, and what an embedding page hears about them.
+ * The `PageRunner` (opening the link, the nodes, media, the voice, reconnecting) is fetched when the
+ * user continues, to resume an opened link, or in the background while the user reads: the first
+ * load of a phone then carries only what the first screen does (npm run bench -- page). Once the
+ * runner exists, it holds the page's state and this class reads through to it.
+ */
+export class PageShell {
+	readonly code: string;
+	readonly start: PageStart;
+	readonly intro: PageIntro | null;
+	readonly translator: Translator;
+	/** The session's code once fetched; from then on it owns the page's state. */
+	runner = $state.raw<PageRunner | null>(null);
+	/** The user picked a language on the permissions page (sent first in the open call). */
+	chosenLang = $state<SupportedLang | null>(null);
+	/** The session's code could not be fetched (a dropped connection): Continue says so and can be tried again. */
+	loadFailed = $state(false);
+
+	#problem = $state<LinkProblem | null>(null);
+	#gate = $state<Gate | null>(null);
+	#frame: ShellOptions['frame'];
+	#loadRunner: () => Promise<RunnerModule>;
+	#onLoad: (() => void) | undefined;
+	#loading: Promise<PageRunner | null> | null = null;
+	#lastHeight = 0;
+	#destroyed = false;
+
+	readonly settings = $derived.by(() => this.runner?.settings ?? pageSettings(null, this.intro));
+
+	readonly screen: Screen = $derived.by(() => {
+		if (this.runner) return this.runner.screen;
+		if (this.#problem) return 'problem';
+		if (this.#gate) return 'gate';
+		return this.intro ? 'permissions' : 'loading';
+	});
+
+	constructor(options: ShellOptions) {
+		this.code = options.code;
+		this.start = options.start;
+		this.translator = options.translator;
+		this.#frame = options.frame;
+		this.#loadRunner = options.loadRunner ?? importRunner;
+		this.#onLoad = options.onLoad;
+		this.intro = options.start.kind === 'intro' ? options.start.intro : null;
+		if (options.start.kind === 'problem') this.#problem = options.start.problem;
+		// SSR already knows an in-app browser: its first paint is the "open in your browser" page.
+		const { start } = options;
+		if (start.kind === 'intro' && start.inApp && (start.intro.requirements.camera || start.intro.requirements.microphone)) this.#gate = 'inApp';
+	}
+
+	get problem(): LinkProblem | null {
+		return this.runner ? this.runner.problem : this.#problem;
+	}
+
+	get gate(): Gate | null {
+		return this.runner ? this.runner.gate : this.#gate;
+	}
+
+	/** An answer the page cannot explain better than "something went wrong" (or the code did not come). */
+	get failed(): boolean {
+		return this.loadFailed || !!this.runner?.failed;
+	}
+
+	/** Runs once the page is interactive: gates and language of an openable link, or resuming an opened one. */
+	async begin(env: PageEnv): Promise<void> {
+		const start = this.start;
+		if (start.kind === 'problem') {
+			this.#post('veriflow:error', start.embedOrigins, { sessionId: null, status: null, code: PROBLEM_CODES[start.problem] });
+			return;
+		}
+		if (start.kind === 'opened') {
+			await this.load();
+			return;
+		}
+		const intro = start.intro;
+		this.#gate = detectGate({ userAgent: env.userAgent, secureContext: env.secureContext, hasGetUserMedia: env.hasGetUserMedia }, intro.requirements);
+		if (!intro.fixedLang) {
+			const lang = resolveLanguage({ browserLanguages: env.languages, sessionLangs: intro.langs, defaultLang: intro.defaultLang, override: intro.override });
+			await this.translator.use(lang);
+		}
+		this.#post('veriflow:ready', intro.embedOrigins, { sessionId: intro.sessionId, status: intro.status });
+	}
+
+	/**
+	 * The session's runner, fetched and started once (shown from the moment it exists). Null when its
+	 * code could not be fetched (the next call tries again) or the page is a dead link's.
+	 */
+	load(): Promise<PageRunner | null> {
+		if (this.runner) return Promise.resolve(this.runner);
+		const start = this.start;
+		if (start.kind === 'problem' || this.#destroyed) return Promise.resolve(null);
+		if (!this.#loading) this.#onLoad?.();
+		this.#loading ??= this.#loadRunner().then(
+			async ({ PageRunner }) => {
+				if (this.#destroyed) return null;
+				const runner = new PageRunner({ code: this.code, start, translator: this.translator, frame: this.#frame });
+				runner.chosenLang = this.chosenLang;
+				runner.gate = this.#gate;
+				this.loadFailed = false;
+				this.runner = runner;
+				// Resolves once a resumed link knows where it stands (an openable one at once).
+				await runner.start();
+				return runner;
+			},
+			() => {
+				this.#loading = null;
+				this.loadFailed = true;
+				return null;
+			}
+		);
+		return this.#loading;
+	}
+
+	/** Fetches the session's code without starting it (while the user reads the permissions page). */
+	prefetch(): void {
+		if (this.start.kind !== 'problem') this.#loadRunner().catch(() => undefined);
+	}
+
+	chooseLanguage(lang: SupportedLang): Promise<void> {
+		this.chosenLang = lang;
+		if (this.runner) this.runner.chosenLang = lang;
+		return this.translator.use(lang);
+	}
+
+	dismissGate(): void {
+		this.#gate = null;
+		this.runner?.dismissGate();
+	}
+
+	/**
+	 * Tells an embedding page how tall the content is (`veriflow:resize`), so it can size its iframe
+	 * instead of cutting the camera oval off. Only changes of a pixel or more are sent.
+	 */
+	reportHeight(height: number): void {
+		if (this.runner) return this.runner.reportHeight(height);
+		const rounded = Math.ceil(height);
+		if (!Number.isFinite(rounded) || rounded <= 0 || rounded === this.#lastHeight) return;
+		const origins = this.start.kind === 'intro' ? this.start.intro.embedOrigins : this.start.embedOrigins;
+		const ids = this.intro ? { sessionId: this.intro.sessionId, status: this.intro.status } : { sessionId: null, status: null };
+		if (this.#post('veriflow:resize', origins, { ...ids, height: rounded }) > 0) this.#lastHeight = rounded;
+	}
+
+	destroy(): void {
+		this.#destroyed = true;
+		this.runner?.destroy();
+	}
+
+	#post(type: EmbedEvent, origins: readonly string[], extra: { sessionId: string | null; status: string | null; code?: string; height?: number }): number {
+		if (!this.#frame) return 0;
+		return postEmbedEvent(this.#frame, origins, { type, ...extra });
+	}
+}

@@ -1,0 +1,26 @@
+import { LazyComponent } from '#lib/flow/lazy-component.svelte.ts';
+import { prefetchNodeComponents } from '#lib/nodes/node-registry.ts';
+
+/**
+ * The page's screens after the permissions page, fetched when first shown or in the background.
+ * Part of the session's code (fetched with the runner), never of the first load or the server build:
+ * the page imports this module and `session-view.svelte` only in the browser.
+ */
+export const later = {
+	call: new LazyComponent(() => import('./node-call.svelte')),
+	end: new LazyComponent(() => import('#lib/nodes/end/end-screen.svelte')),
+	observer: new LazyComponent(() => import('#lib/components/observer-screen.svelte')),
+	handoff: new LazyComponent(() => import('#lib/components/handoff-screen.svelte'))
+};
+
+/** What the first node needs, the call layout first (every node shows in it; requests queue in this order). */
+export function prefetchFirstNode(requirements: { camera: boolean }): void {
+	later.call.load().catch(() => undefined);
+	prefetchNodeComponents(requirements);
+}
+
+/** Everything a session may show; the screens after the nodes last, never ahead of these. */
+export function prefetchSessionScreens(requirements: { camera: boolean }): void {
+	prefetchFirstNode(requirements);
+	for (const screen of Object.values(later)) screen.load().catch(() => undefined);
+}
