@@ -1,26 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { IN_APP_UAS, REGULAR_UAS } from '../../../tests/fixtures/report/user-agents.ts';
-import { detectGate, howToFor, isMobileDevice, platformOf } from './environment.ts';
+import { detectInAppBrowser } from '#lib/domain/in-app-browser.ts';
+import { detectGate, isMobileDevice, platformOf } from './environment.ts';
+import { howToFor } from './how-to.ts';
 
-const secure = { secureContext: true, hasGetUserMedia: true };
+/** The facts as the page gets them: the in-app verdict is the server's, from the same User-Agent. */
+const facts = (userAgent: string, secureContext = true, hasGetUserMedia = true) => ({ inApp: !!detectInAppBrowser(userAgent), secureContext, hasGetUserMedia });
+
 const both = { camera: true, microphone: true };
 
 describe('detectGate', () => {
 	it('sends in-app browsers to "open in your browser" before anything is asked', () => {
-		for (const ua of Object.values(IN_APP_UAS)) expect(detectGate({ userAgent: ua, ...secure }, both), ua).toBe('inApp');
-		expect(detectGate({ userAgent: IN_APP_UAS.instagramIos, ...secure }, { camera: false, microphone: true })).toBe('inApp');
+		for (const ua of Object.values(IN_APP_UAS)) expect(detectGate(facts(ua), both), ua).toBe('inApp');
+		expect(detectGate(facts(IN_APP_UAS.instagramIos), { camera: false, microphone: true })).toBe('inApp');
 	});
 
 	it('lets regular browsers through', () => {
-		for (const ua of Object.values(REGULAR_UAS)) expect(detectGate({ userAgent: ua, ...secure }, both), ua).toBeNull();
+		for (const ua of Object.values(REGULAR_UAS)) expect(detectGate(facts(ua), both), ua).toBeNull();
 	});
 
 	it('stops camera flows on insecure pages and without getUserMedia, but not typing-only flows', () => {
 		const ua = REGULAR_UAS.chromeLinux;
-		expect(detectGate({ userAgent: ua, secureContext: false, hasGetUserMedia: false }, both)).toBe('insecure');
-		expect(detectGate({ userAgent: ua, secureContext: true, hasGetUserMedia: false }, both)).toBe('unsupported');
-		expect(detectGate({ userAgent: ua, secureContext: true, hasGetUserMedia: false }, { camera: false, microphone: true })).toBeNull();
-		expect(detectGate({ userAgent: IN_APP_UAS.instagramIos, ...secure }, { camera: false, microphone: false })).toBeNull();
+		expect(detectGate(facts(ua, false, false), both)).toBe('insecure');
+		expect(detectGate(facts(ua, true, false), both)).toBe('unsupported');
+		expect(detectGate(facts(ua, true, false), { camera: false, microphone: true })).toBeNull();
+		expect(detectGate(facts(IN_APP_UAS.instagramIos), { camera: false, microphone: false })).toBeNull();
 	});
 });
 

@@ -1,5 +1,3 @@
-import { detectInAppBrowser } from '#lib/domain/in-app-browser.ts';
-
 /**
  * What the page checks about the browser before anything can fail: pure functions of the
  * User-Agent and a few capability flags, so they are unit-tested and the server can run them too.
@@ -9,7 +7,11 @@ import { detectInAppBrowser } from '#lib/domain/in-app-browser.ts';
 export type Gate = 'inApp' | 'insecure' | 'unsupported';
 
 export interface BrowserFacts {
-	userAgent: string;
+	/**
+	 * An in-app browser, as the server read it from the request's User-Agent (`detectInAppBrowser`):
+	 * its list of apps stays out of the page's first load.
+	 */
+	inApp: boolean;
 	secureContext: boolean;
 	hasGetUserMedia: boolean;
 }
@@ -20,7 +22,7 @@ export interface BrowserFacts {
  */
 export function detectGate(facts: BrowserFacts, needs: { camera: boolean; microphone: boolean }): Gate | null {
 	if (!needs.camera && !needs.microphone) return null;
-	if (detectInAppBrowser(facts.userAgent)) return 'inApp';
+	if (facts.inApp) return 'inApp';
 	if (!needs.camera) return null;
 	if (!facts.secureContext) return 'insecure';
 	if (!facts.hasGetUserMedia) return 'unsupported';
@@ -39,34 +41,6 @@ export function platformOf(userAgent: string): Platform {
 /** A phone or tablet: "continue on your phone" is offered only elsewhere. */
 export function isMobileDevice(userAgent: string, maxTouchPoints = 0): boolean {
 	return platformOf(userAgent) !== 'desktop' || /\bMobile\b/.test(userAgent) || (/\bMacintosh\b/.test(userAgent) && maxTouchPoints > 1);
-}
-
-/** Keys under `permissions.howTo` */
-export type HowTo =
-	| 'chromeDesktop'
-	| 'chromeAndroid'
-	| 'chromeIos'
-	| 'safariMac'
-	| 'safariIos'
-	| 'firefoxDesktop'
-	| 'firefoxAndroid'
-	| 'edgeDesktop'
-	| 'edgeMobile'
-	| 'samsungInternet'
-	| 'other';
-
-/** Which "how to allow the camera again" instructions fit this browser. */
-export function howToFor(userAgent: string): HowTo {
-	const platform = platformOf(userAgent);
-	if (/SamsungBrowser\//.test(userAgent)) return 'samsungInternet';
-	if (/\bEdg(e|A|iOS)?\//.test(userAgent)) return platform === 'desktop' ? 'edgeDesktop' : 'edgeMobile';
-	if (/\bCriOS\//.test(userAgent)) return 'chromeIos';
-	if (/\bFxiOS\//.test(userAgent)) return 'safariIos';
-	if (/\bFirefox\//.test(userAgent)) return platform === 'android' ? 'firefoxAndroid' : 'firefoxDesktop';
-	if (platform === 'ios') return 'safariIos';
-	if (/(Chrome|Chromium)\//.test(userAgent)) return platform === 'android' ? 'chromeAndroid' : 'chromeDesktop';
-	if (/\bSafari\//.test(userAgent) && /\bMacintosh\b/.test(userAgent)) return 'safariMac';
-	return 'other';
 }
 
 /** Whether the device has a camera at all (labels need permission, kinds do not). */

@@ -102,7 +102,7 @@ export class PageShell {
 			return;
 		}
 		const intro = start.intro;
-		this.#gate = detectGate({ userAgent: env.userAgent, secureContext: env.secureContext, hasGetUserMedia: env.hasGetUserMedia }, intro.requirements);
+		this.#gate = detectGate({ inApp: !!start.inApp, secureContext: env.secureContext, hasGetUserMedia: env.hasGetUserMedia }, intro.requirements);
 		if (!intro.fixedLang) {
 			const lang = resolveLanguage({ browserLanguages: env.languages, sessionLangs: intro.langs, defaultLang: intro.defaultLang, override: intro.override });
 			await this.translator.use(lang);

@@ -2,7 +2,6 @@ import { getContext, setContext } from 'svelte';
 import type { LocaleCatalogue } from '#lib/i18n/catalogue.ts';
 import { createTranslate, type Translate } from '#lib/i18n/translate.ts';
 import type { SupportedLang } from '#lib/domain/languages.ts';
-import { loadLocale } from '#lib/i18n/load-locale.ts';
 
 /** `t` over every namespace: keys are written `'otp:wrongCode'` and checked against en.json. */
 export type { Translate };
@@ -23,6 +22,9 @@ export class Translator {
 	/** Switches the UI language (no-op when it is already this one). */
 	async use(lang: SupportedLang): Promise<void> {
 		if (lang === this.lang) return;
+		// The loaders of every language (one chunk each) come only when a page changes language: most
+		// pages keep the one the server rendered in.
+		const { loadLocale } = await import('#lib/i18n/load-locale.ts');
 		const catalogue = await loadLocale(lang);
 		this.t = createTranslate(lang, catalogue);
 		this.lang = lang;

@@ -1,6 +1,5 @@
 import type { SupportedLang } from '../domain/languages.ts';
 import type { CatalogueTree, EnglishCatalogue, LocaleCatalogue, Namespace } from './catalogue.ts';
-import { loadLocale } from './load-locale.ts';
 
 // The page's translation function. It replaces i18next (13 KB of gzipped JS on the first screen, for
 // the three features used here): `ns:dotted.key` lookup, `{{name}}` interpolation, and plural forms
@@ -64,9 +63,4 @@ export function createTranslate(lang: SupportedLang, catalogue: LocaleCatalogue,
 		if (text === undefined) return path;
 		return text.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (whole, name: string) => (options[name] === undefined || options[name] === null ? whole : String(options[name])));
 	};
-}
-
-/** Loads the language's catalogue (lazily, one chunk) and makes its translation function. */
-export async function createTranslateFor(lang: SupportedLang): Promise<Translate> {
-	return createTranslate(lang, await loadLocale(lang));
 }
