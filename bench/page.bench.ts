@@ -9,7 +9,9 @@
  * served beside this one and loaded in turn with it, so a change is compared under the same load.
  * BENCH_PAGE_NETWORK=<round trip ms>/<kbit/s>: Chromium emulates that network for every load (slow
  * 4G: 150/1600). BENCH_PAGE_CONTINUE_AFTER_MS: how long the user reads before Continue (default 0,
- * before the node screens' background prefetch). BENCH_PAGE_FLOW=face: the link opens a flow with a
+ * before the node screens' background prefetch). BENCH_PAGE_CPU=<n>: Chromium runs the page n times
+ * slower (4: a mid-range phone), so the JavaScript parsed and run before hydration shows in the
+ * times. BENCH_PAGE_FLOW=face: the link opens a flow with a
  * face step (permissions → face_scan → end), whose page also preloads the face detector's files;
  * Continue is not timed then (there is no first line to wait for).
  */
@@ -26,6 +28,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const BEFORE = process.env.BENCH_PAGE_BEFORE;
 const NETWORK = process.env.BENCH_PAGE_NETWORK?.match(/^(\d+)\/(\d+)$/);
 if (process.env.BENCH_PAGE_NETWORK && !NETWORK) throw new Error('BENCH_PAGE_NETWORK is <round trip ms>/<kbit/s>, e.g. 150/1600');
+const CPU = Number(process.env.BENCH_PAGE_CPU ?? 1);
+if (!(CPU >= 1 && CPU <= 20)) throw new Error('BENCH_PAGE_CPU is a slow-down factor from 1 to 20, e.g. 4');
 const CONTINUE_AFTER_MS = Number(process.env.BENCH_PAGE_CONTINUE_AFTER_MS ?? 0);
 
 const FACE_FLOW = [
@@ -78,6 +82,7 @@ async function measureLoad(browser: Browser, url: string, continueToFirstLine = 
 	const cdp = await context.newCDPSession(page);
 	await cdp.send('Network.enable');
 	await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+	if (CPU > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU });
 	if (NETWORK) {
 		const bytesPerSecond = (Number(NETWORK[2]) * 1000) / 8;
 		await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: Number(NETWORK[1]), downloadThroughput: bytesPerSecond, uploadThroughput: bytesPerSecond / 2 });
@@ -184,7 +189,7 @@ async function main() {
 		const lines = [
 			`# Hosted page: first load and node advances`,
 			'',
-			`${new Date().toISOString().slice(0, 10)}, production build on localhost, headless Chromium (${browser.version()}), ${LOADS} cold loads each (new context, cache off), ${ADVANCES} node advances of each kind${NETWORK ? `, network emulated at ${NETWORK[1]} ms round trip and ${NETWORK[2]} kbit/s` : ''}${CONTINUE_AFTER_MS ? `, Continue ${CONTINUE_AFTER_MS} ms after interactive` : ''}. Machine: ${process.arch}, ${(await import('node:os')).cpus().length} CPU cores shared with other work.`,
+			`${new Date().toISOString().slice(0, 10)}, production build on localhost, headless Chromium (${browser.version()}), ${LOADS} cold loads each (new context, cache off), ${ADVANCES} node advances of each kind${NETWORK ? `, network emulated at ${NETWORK[1]} ms round trip and ${NETWORK[2]} kbit/s` : ''}${CPU > 1 ? `, CPU throttled ${CPU}×` : ''}${CONTINUE_AFTER_MS ? `, Continue ${CONTINUE_AFTER_MS} ms after interactive` : ''}. Machine: ${process.arch}, ${(await import('node:os')).cpus().length} CPU cores shared with other work.`,
 			'',
 			'## Before the permissions page is interactive',
 			'',

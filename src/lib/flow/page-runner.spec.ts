@@ -106,11 +106,11 @@ describe('PageShell and PageRunner', () => {
 		await shell.chooseLanguage('de');
 		expect(translator.lang).toBe('de');
 
-		const runner = (await shell.load())!;
+		// Continue: the code comes, and the open call goes out with the user's language first.
+		const runner = (await shell.open())!;
 		expect(shell.runner).toBe(runner);
-		expect(runner.screen).toBe('permissions');
-		expect(requests).toEqual([]);
-		expect(await runner.open()).toBe(true);
+		expect(fetches()).toBe(1);
+		expect(requests).toHaveLength(1);
 		expect(requests[0]!.body).toMatchObject({ clientSecret: 'cs_' + 'a'.repeat(24), languages: ['de', ...globalThis.navigator.languages] });
 		expect(runner.captions).toEqual(['Bonjour !']);
 		expect(posted.at(-1)!.message).toEqual({ type: 'veriflow:node', sessionId: 'ses_1', status: 'inProgress', nodeType: 'enter_email' });
@@ -190,6 +190,17 @@ describe('PageShell and PageRunner', () => {
 		expect(await runner.act('submit', { email: 'y@example.com' })).toEqual({ ok: false, reason: 'stale' });
 		expect(runner.node?.id).toBe('code');
 		expect(requests[2]!.body.requestId).not.toBe(submitted.requestId);
+	});
+
+	it('shows a link found dead on Continue as such, from the shell as from the runner', async () => {
+		const { shell, posted } = setup({ kind: 'intro', intro }, {
+			'POST /api/client/open': () => ({ status: 410, json: { error: { type: 'validation_error', message: 'expired', code: 'client_secret_expired' } } })
+		});
+		await shell.begin(env());
+		expect(await shell.open()).toBeNull();
+		expect(shell.problem).toBe('expired');
+		expect(shell.screen).toBe('problem');
+		expect(posted.at(-1)!.message).toEqual({ type: 'veriflow:error', sessionId: null, status: null, code: 'client_secret_expired' });
 	});
 
 	it('turns a dead link into its explanation and tells the embedding page why', async () => {

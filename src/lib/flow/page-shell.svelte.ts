@@ -114,21 +114,48 @@ export class PageShell {
 	 * The session's runner, fetched and started once (shown from the moment it exists). Null when its
 	 * code could not be fetched (the next call tries again) or the page is a dead link's.
 	 */
-	load(): Promise<PageRunner | null> {
+	async load(): Promise<PageRunner | null> {
+		const runner = await this.#create();
+		if (!runner) return null;
+		if (this.runner !== runner) this.#publish(runner);
+		// Resolves once a resumed link knows where it stands (an openable one at once).
+		await this.#started;
+		return runner;
+	}
+
+	/**
+	 * Continue: the runner (fetched if need be) opens the link. The open call is sent before the
+	 * page re-renders around the runner, so a slow phone does not make the user wait for that too.
+	 * Null when the code could not be fetched or the link turned out to be dead (the page says which).
+	 */
+	async open(): Promise<PageRunner | null> {
+		const runner = await this.#create();
+		if (!runner) return null;
+		const opened = runner.open();
+		if (this.runner !== runner) this.#publish(runner);
+		return (await opened) ? runner : null;
+	}
+
+	#started: Promise<void> = Promise.resolve();
+
+	#publish(runner: PageRunner): void {
+		this.loadFailed = false;
+		this.runner = runner;
+		this.#started = runner.start();
+	}
+
+	/** The runner, fetched and made once (not yet shown). */
+	#create(): Promise<PageRunner | null> {
 		if (this.runner) return Promise.resolve(this.runner);
 		const start = this.start;
 		if (start.kind === 'problem' || this.#destroyed) return Promise.resolve(null);
 		if (!this.#loading) this.#onLoad?.();
 		this.#loading ??= this.#loadRunner().then(
-			async ({ PageRunner }) => {
+			({ PageRunner }) => {
 				if (this.#destroyed) return null;
 				const runner = new PageRunner({ code: this.code, start, translator: this.translator, frame: this.#frame });
 				runner.chosenLang = this.chosenLang;
 				runner.gate = this.#gate;
-				this.loadFailed = false;
-				this.runner = runner;
-				// Resolves once a resumed link knows where it stands (an openable one at once).
-				await runner.start();
 				return runner;
 			},
 			() => {

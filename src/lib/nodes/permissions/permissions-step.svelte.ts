@@ -47,8 +47,8 @@ export class PermissionsStep {
 		if (this.busy) return;
 		this.status = 'opening';
 		// The session's code, unless it came while the user read this page; then the link is opened.
-		const runner = await this.shell.load();
-		if (!runner || !(await runner.open())) {
+		const runner = await this.shell.open();
+		if (!runner) {
 			this.status = 'idle';
 			return;
 		}
