@@ -125,17 +125,23 @@ describe('PageShell and PageRunner', () => {
 	it('says so when the session’s code could not be fetched, and fetches it on the next try', async () => {
 		const { shell, failLoads, fetches } = setup({ kind: 'intro', intro }, {});
 		await shell.begin(env());
-		failLoads(1);
+		// The background fetch while the user reads failing is not the user's problem yet.
+		failLoads(2);
+		shell.prefetch();
+		await new Promise((resolve) => setTimeout(resolve, 0));
+		expect(shell.failed).toBe(false);
+		expect(shell.runner).toBeNull();
 		expect(await shell.load()).toBeNull();
 		expect(shell.failed).toBe(true);
 		expect(shell.screen).toBe('permissions');
 		const runner = await shell.load();
 		expect(runner).toBeInstanceOf(PageRunner);
 		expect(shell.failed).toBe(false);
-		expect(fetches()).toBe(2);
-		// Fetched once: later calls hand back the same runner.
+		expect(fetches()).toBe(3);
+		// Fetched once: later calls (and the background fetch) hand back the same runner.
+		shell.prefetch();
 		expect(await shell.load()).toBe(runner);
-		expect(fetches()).toBe(2);
+		expect(fetches()).toBe(3);
 	});
 
 	it('explains a dead link and tells the embedding page, without fetching the session’s code', async () => {

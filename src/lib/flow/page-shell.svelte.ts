@@ -115,7 +115,7 @@ export class PageShell {
 	 * code could not be fetched (the next call tries again) or the page is a dead link's.
 	 */
 	async load(): Promise<PageRunner | null> {
-		const runner = await this.#create();
+		const runner = await this.#required();
 		if (!runner) return null;
 		if (this.runner !== runner) this.#publish(runner);
 		// Resolves once a resumed link knows where it stands (an openable one at once).
@@ -129,7 +129,7 @@ export class PageShell {
 	 * Null when the code could not be fetched or the link turned out to be dead (the page says which).
 	 */
 	async open(): Promise<PageRunner | null> {
-		const runner = await this.#create();
+		const runner = await this.#required();
 		if (!runner) return null;
 		const opened = runner.open();
 		if (this.runner !== runner) this.#publish(runner);
@@ -142,6 +142,13 @@ export class PageShell {
 		this.loadFailed = false;
 		this.runner = runner;
 		this.#started = runner.start();
+	}
+
+	/** The runner the user is waiting for: a failed fetch is said (`failed`), and the next try fetches again. */
+	async #required(): Promise<PageRunner | null> {
+		const runner = await this.#create();
+		if (!runner && this.start.kind !== 'problem' && !this.#destroyed) this.loadFailed = true;
+		return runner;
 	}
 
 	/** The runner, fetched and made once (not yet shown). */
@@ -160,16 +167,21 @@ export class PageShell {
 			},
 			() => {
 				this.#loading = null;
-				this.loadFailed = true;
 				return null;
 			}
 		);
 		return this.#loading;
 	}
 
-	/** Fetches the session's code without starting it (while the user reads the permissions page). */
+	/**
+	 * Fetches and starts the runner while the user reads the permissions page (it asks nothing of
+	 * the server until Continue), so that Continue only has to send the open call.
+	 */
 	prefetch(): void {
-		if (this.start.kind !== 'problem') this.#loadRunner().catch(() => undefined);
+		// A failed fetch here is not the user's problem yet: Continue tries again and says so then.
+		void this.#create().then((runner) => {
+			if (runner && this.runner !== runner) this.#publish(runner);
+		});
 	}
 
 	chooseLanguage(lang: SupportedLang): Promise<void> {
