@@ -10,8 +10,7 @@ import { PageShell } from './page-shell.svelte.ts';
 import type { PageEnv, PageStart } from './page-start.ts';
 import { Translator } from './translator.svelte.ts';
 
-const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
-const env = (languages: string[] = ['en']) => ({ userAgent: CHROME, languages, secureContext: true, hasGetUserMedia: true });
+const env = (languages: string[] = ['en']) => ({ languages, secureContext: true, hasGetUserMedia: true });
 
 const intro: PageIntro = {
 	via: 'cs',

@@ -17,7 +17,6 @@ export type PageStart = RunnerStart | { kind: 'problem'; problem: LinkProblem; e
 
 /** The browser facts the page starts from (read once it is interactive). */
 export interface PageEnv {
-	userAgent: string;
 	languages: readonly string[];
 	secureContext: boolean;
 	hasGetUserMedia: boolean;
