@@ -73,7 +73,10 @@ test('(e) the genuine subject relayed with its light 300 ms late is refused', as
 	// mostly show the colour before: the server reads that as a lag when the response still correlates
 	// at some lag, as a mismatch when it does not, and as a step missed when the late colour leaves a
 	// step with no frame of its own (all three seen in scripts/eval/liveness-attacks.ts runs).
+	// The turn's continuity is not asserted: on a loaded CI machine the rig's canvas camera stalled
+	// (a 679 ms frame gap) and the turn failed too, which is still a refusal, but not the one this
+	// test is about. The light is judged on every try whatever the turn did, so it must fail either way.
 	expect(p.litFrames).toBeGreaterThan(0);
-	expect(p, JSON.stringify(p)).toMatchObject({ accepted: false, outcome: 'deepfakeDetected', challengePassed: true, lightPassed: false });
+	expect(p, JSON.stringify(p)).toMatchObject({ accepted: false, outcome: 'deepfakeDetected', lightPassed: false });
 	expect(['lagging', 'mismatch', 'stepsMissed']).toContain(p.lightReason);
 });
