@@ -13,7 +13,8 @@
  * slower (4: a mid-range phone), so the JavaScript parsed and run before hydration shows in the
  * times. BENCH_PAGE_FLOW=face: the link opens a flow with a
  * face step (permissions → face_scan → end), whose page also preloads the face detector's files;
- * Continue is not timed then (there is no first line to wait for).
+ * Continue is not timed then (there is no first line to wait for). BENCH_PAGE_WATERFALL=1: each
+ * load's requests around Continue (start…end in ms from the click) on stderr.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -79,6 +80,7 @@ const newSession = async (server: RunningServer, flow = FLOW) => {
 async function measureLoad(browser: Browser, url: string, continueToFirstLine = false): Promise<LoadSample> {
 	const context = await browser.newContext();
 	const page = await context.newPage();
+	if (process.env.BENCH_PAGE_WATERFALL) page.on('console', (m) => m.text().startsWith('waterfall') && console.error(`${new URL(url).port} ${m.text()}`));
 	const cdp = await context.newCDPSession(page);
 	await cdp.send('Network.enable');
 	await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
@@ -126,7 +128,15 @@ async function measureLoad(browser: Browser, url: string, continueToFirstLine = 
 			button.click();
 			const poll = () => {
 				const captions = document.querySelector('[data-testid="captions"]');
-				if (captions && captions.textContent.trim()) resolve(performance.now() - t0);
+				if (captions && captions.textContent.trim()) {
+					const ms = performance.now() - t0;
+					// BENCH_PAGE_WATERFALL=1: what was fetched around Continue, relative to the click.
+					if (${Boolean(process.env.BENCH_PAGE_WATERFALL)}) {
+						const rows = performance.getEntriesByType('resource').filter((e) => e.responseEnd >= t0 - 50).map((e) => Math.round(e.startTime - t0) + '…' + Math.round(e.responseEnd - t0) + ' ' + new URL(e.name).pathname.split('/').pop());
+						console.log('waterfall ' + Math.round(ms) + ' ms: ' + rows.join(' | '));
+					}
+					resolve(ms);
+				}
 				else if (performance.now() - t0 > 20000) reject(new Error('no first line within 20 s'));
 				else requestAnimationFrame(poll);
 			};

@@ -1,5 +1,6 @@
 import type { OpenRequest, OpenResponse, PageState, SubmitRequest, SubmitResponse } from '#lib/domain/page/page.schema.ts';
 import { backoffDelay, isTransient } from './backoff.ts';
+import { jsonInit, OPEN_PATH } from './open-request.ts';
 
 /** An answer of the page API that retrying will not change (4xx), with the API's error body. */
 export class PageApiError extends Error {
@@ -55,8 +56,12 @@ export class PageClient {
 		private readonly base = ''
 	) {}
 
-	open(body: OpenRequest, signal?: AbortSignal): Promise<OpenResponse> {
-		return this.request('POST', '/api/client/open', body, signal);
+	/**
+	 * `sent`: the same request already on its way (the page shell sends it while this code loads);
+	 * its answer is read as the first attempt's, and a retry sends the request again.
+	 */
+	open(body: OpenRequest, signal?: AbortSignal, sent?: Promise<Response>): Promise<OpenResponse> {
+		return this.request('POST', OPEN_PATH, body, signal, { sent });
 	}
 
 	state(signal?: AbortSignal): Promise<PageState> {
@@ -85,21 +90,11 @@ export class PageClient {
 		return Date.now() + this.clockOffsetMs;
 	}
 
-	private async request<T>(method: string, path: string, body: unknown, signal?: AbortSignal, options: { retry?: boolean } = {}): Promise<T> {
+	private async request<T>(method: string, path: string, body: unknown, signal?: AbortSignal, options: { retry?: boolean; sent?: Promise<Response> } = {}): Promise<T> {
 		for (let attempt = 0; ; attempt++) {
 			let status: number | null = null;
 			try {
-				const res = await this.fetchFn(`${this.base}${path}`, {
-					method,
-					signal,
-					headers: {
-						accept: 'application/json',
-						...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-						...(this.token ? { authorization: `Bearer ${this.token}` } : {})
-					},
-					body: body === undefined ? undefined : JSON.stringify(body),
-					cache: 'no-store'
-				});
+				const res = await (attempt === 0 && options.sent ? options.sent : this.fetchFn(`${this.base}${path}`, jsonInit(method, body, this.token, signal)));
 				status = res.status;
 				this.readClock(res.headers.get('date'));
 				const json = (await res.json().catch(() => null)) as { error?: { type?: string; code?: string; message?: string } } | null;

@@ -72,7 +72,7 @@ function setup(start: PageStart, routes: Record<string, Handler | Handler[]>, co
 			}
 		} };
 	};
-	const shell = new PageShell({ code, start, translator, frame, loadRunner });
+	const shell = new PageShell({ code, start, translator, frame, loadRunner, fetch: fetchFn });
 	/** The page once interactive, then its runner (what Continue or a resumed link does). */
 	const begin = async (e: PageEnv) => {
 		await shell.begin(e);
@@ -141,6 +141,29 @@ describe('PageShell and PageRunner', () => {
 		shell.prefetch();
 		expect(await shell.load()).toBe(runner);
 		expect(fetches()).toBe(3);
+	});
+
+	it('sends the open call while the code is on its way, once; a lost answer or a failed fetch is sent again as the same call', async () => {
+		const opened = () => ({ status: 200, json: { pageToken: 'pt_' + 'b'.repeat(32), state: pageState() } });
+		const { shell, requests, fetches, failLoads } = setup({ kind: 'intro', intro }, { 'POST /api/client/open': [opened, () => ({ status: 503, json: null }), opened] });
+		await shell.begin(env());
+		// The code fails to come: the call went out first (the server answered it), the page says the code did not come.
+		failLoads(1);
+		expect(await shell.open()).toBeNull();
+		expect(shell.failed).toBe(true);
+		expect(requests.map((r) => r.route)).toEqual(['POST /api/client/open']);
+		expect(fetches()).toBe(1);
+		// Continue again: the call goes again with the same nonce (the server knows the tab). Its answer
+		// is lost this time (503): the runner, made meanwhile, retries once and reads the third.
+		const runner = (await shell.open())!;
+		expect(runner.state?.node?.id).toBe('email');
+		expect(fetches()).toBe(2);
+		expect(requests).toHaveLength(3);
+		expect(new Set(requests.map((r) => r.body.nonce)).size).toBe(1);
+		expect(requests.every((r) => r.body.clientSecret === shell.code && r.headers['content-type'] === 'application/json')).toBe(true);
+		// Opened: a later Continue sends nothing.
+		expect(await shell.open()).toBe(runner);
+		expect(requests).toHaveLength(3);
 	});
 
 	it('explains a dead link and tells the embedding page, without fetching the session’s code', async () => {

@@ -8,7 +8,8 @@ import { MediaSession } from './media-session.svelte.ts';
 import { pageSettings, PROBLEM_CODES, type RunnerStart, type Screen } from './page-start.ts';
 
 export type { RunnerStart, Screen };
-import { loadStoredPage, openNonce, saveStoredPage } from './page-storage.ts';
+import { openRequest } from './open-request.ts';
+import { loadStoredPage, saveStoredPage } from './page-storage.ts';
 import type { PermissionResult } from './permission-result.ts';
 import type { SessionRecorder } from './session-recorder.ts';
 import { readingTimeMs, Voice } from './speech.svelte.ts';
@@ -206,16 +207,17 @@ export class PageRunner {
 		}
 	}
 
-	/** Exchanges the link for a page token (once). False when the link turned out to be dead. */
-	async open(): Promise<boolean> {
+	/**
+	 * Exchanges the link for a page token (once). False when the link turned out to be dead. `sent`:
+	 * the same open call, already sent by the page shell while this code was on its way.
+	 */
+	async open(sent?: Promise<Response>): Promise<boolean> {
 		if (this.state) return true;
 		if (!this.intro) return false;
 		this.opening = true;
 		try {
-			const languages = [...(this.chosenLang ? [this.chosenLang] : []), ...(typeof navigator !== 'undefined' ? navigator.languages : [])];
-			const nonce = openNonce(this.code);
-			const body = this.via === 'handoff' ? { handoff: this.code, languages, nonce } : { clientSecret: this.code, languages, nonce, ...(this.intro.override ? { override: this.intro.override } : {}) };
-			const res = await this.client.open(body, this.#abort.signal);
+			const body = openRequest(this.code, this.intro, this.chosenLang, typeof navigator !== 'undefined' ? navigator.languages : []);
+			const res = await this.client.open(body, this.#abort.signal, sent);
 			this.client.token = res.pageToken;
 			this.#origins = res.state.embedOrigins;
 			this.#persist();

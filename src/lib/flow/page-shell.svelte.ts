@@ -3,6 +3,7 @@ import type { EmbedEvent } from '#lib/domain/page/page.schema.ts';
 import type { SupportedLang } from '#lib/domain/languages.ts';
 import { resolveLanguage } from '#lib/i18n/resolve-language.ts';
 import { postEmbedEvent } from './embed-events.ts';
+import { jsonInit, OPEN_PATH, openRequest } from './open-request.ts';
 import { detectGate, type Gate } from './environment.ts';
 import { browserOnly } from './lazy-component.svelte.ts';
 import type { PageRunner } from './page-runner.svelte.ts';
@@ -21,6 +22,13 @@ export interface ShellOptions {
 	loadRunner?: () => Promise<RunnerModule>;
 	/** Called when the session's code is first asked for: what comes with it can be fetched alongside. */
 	onLoad?: () => void;
+	/**
+	 * Called once Continue's open call is on its way (the first node's screen can be fetched now:
+	 * no sooner, so that on a phone's few connections the call is not queued behind it).
+	 */
+	onOpen?: () => void;
+	/** Sends the open call made before the runner exists (tests hand in a scripted server). */
+	fetch?: typeof fetch;
 }
 
 const importRunner = (): Promise<RunnerModule> => (import.meta.env.SSR ? browserOnly() : import('./page-runner.svelte.ts'));
@@ -50,6 +58,8 @@ export class PageShell {
 	#frame: ShellOptions['frame'];
 	#loadRunner: () => Promise<RunnerModule>;
 	#onLoad: (() => void) | undefined;
+	#onOpen: (() => void) | undefined;
+	#fetch: typeof fetch;
 	#loading: Promise<PageRunner | null> | null = null;
 	#lastHeight = 0;
 	#destroyed = false;
@@ -70,6 +80,8 @@ export class PageShell {
 		this.#frame = options.frame;
 		this.#loadRunner = options.loadRunner ?? importRunner;
 		this.#onLoad = options.onLoad;
+		this.#onOpen = options.onOpen;
+		this.#fetch = options.fetch ?? ((...args) => globalThis.fetch(...args));
 		this.intro = options.start.kind === 'intro' ? options.start.intro : null;
 		if (options.start.kind === 'problem') this.#problem = options.start.problem;
 		// SSR already knows an in-app browser: its first paint is the "open in your browser" page.
@@ -129,14 +141,32 @@ export class PageShell {
 	 * Null when the code could not be fetched or the link turned out to be dead (the page says which).
 	 */
 	async open(): Promise<PageRunner | null> {
+		// The code is still on its way (Continue the moment the page was live, on a slow phone): the
+		// call goes now, alongside it, and the runner reads the answer (npm run bench -- page).
+		const sent = this.runner ? undefined : this.#sendOpen();
+		if (sent) this.#onOpen?.();
 		const runner = await this.#required();
 		if (!runner) return null;
-		const opened = runner.open();
+		const opened = runner.open(sent);
+		if (!sent) this.#onOpen?.();
 		if (this.runner !== runner) this.#publish(runner);
 		return (await opened) ? runner : null;
 	}
 
 	#started: Promise<void> = Promise.resolve();
+
+	/**
+	 * The open call, as the runner would send it. Its answer is read by the runner once made; if the
+	 * code never comes, the next Continue sends it again, and the tab's nonce makes it the same call.
+	 */
+	#sendOpen(): Promise<Response> | undefined {
+		if (!this.intro || this.#destroyed) return undefined;
+		const body = openRequest(this.code, this.intro, this.chosenLang, typeof navigator !== 'undefined' ? navigator.languages : []);
+		const sent = this.#fetch(OPEN_PATH, jsonInit('POST', body, null));
+		// Nobody may read it (the code did not come): that is not an unhandled rejection.
+		sent.catch(() => undefined);
+		return sent;
+	}
 
 	#publish(runner: PageRunner): void {
 		this.loadFailed = false;

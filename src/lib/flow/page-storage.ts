@@ -1,4 +1,5 @@
 import type { PermissionResult } from './permission-result.ts';
+import { storage, TAB_PREFIX as PREFIX } from './tab-storage.ts';
 
 /**
  * What this tab keeps of a hosted page, in sessionStorage keyed by the link's code: the page token
@@ -11,21 +12,6 @@ export interface StoredPage {
 	permission?: PermissionResult;
 	/** Phrases already spoken, so a reload does not read the whole transcript again. */
 	spoken?: string[];
-}
-
-const PREFIX = 'veriflow:page:';
-const memory = new Map<string, string>();
-
-function storage(): Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> {
-	try {
-		const s = globalThis.sessionStorage;
-		const probe = `${PREFIX}probe`;
-		s.setItem(probe, '1');
-		s.removeItem(probe);
-		return s;
-	} catch {
-		return { getItem: (k) => memory.get(k) ?? null, setItem: (k, v) => void memory.set(k, v), removeItem: (k) => void memory.delete(k) };
-	}
 }
 
 export function loadStoredPage(code: string): StoredPage | null {
@@ -44,26 +30,4 @@ export function saveStoredPage(code: string, page: StoredPage): void {
 	} catch {
 		// Quota or privacy mode: a reload will start over, nothing else is lost.
 	}
-}
-
-/**
- * This tab's nonce for opening the link `code`, made once and kept: a retry of the open (its
- * answer lost to a dropped connection, or a reload mid-way) proves it is the same tab.
- */
-export function openNonce(code: string): string {
-	const key = `${PREFIX}nonce:${code}`;
-	try {
-		const existing = storage().getItem(key);
-		if (existing && /^[A-Za-z0-9_-]{16,64}$/.test(existing)) return existing;
-	} catch {
-		// fall through to a fresh one
-	}
-	const bytes = crypto.getRandomValues(new Uint8Array(18));
-	const nonce = btoa(String.fromCharCode(...bytes)).replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', '');
-	try {
-		storage().setItem(key, nonce);
-	} catch {
-		// see saveStoredPage
-	}
-	return nonce;
 }
