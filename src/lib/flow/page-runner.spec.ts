@@ -21,7 +21,8 @@ const intro: PageIntro = {
 	sandbox: true,
 	avatar: null,
 	customization: {},
-	requirements: { camera: false, microphone: false, recognition: false, biometric: false }
+	requirements: { camera: false, microphone: false, recognition: false, biometric: false },
+	firstScreens: ['enter_email']
 };
 
 function pageState(over: Partial<PageState> = {}, session: Partial<PageState['session']> = {}): PageState {

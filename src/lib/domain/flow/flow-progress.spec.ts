@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FlowNode } from './flow.schema.ts';
-import { flowProgress } from './flow-progress.ts';
+import { firstScreens, flowProgress } from './flow-progress.ts';
 
 const flow: FlowNode[] = [
 	{ id: 'start', type: 'start', outcome: 'perm' },
@@ -36,5 +36,17 @@ describe('flowProgress', () => {
 			{ id: 'end', type: 'end' }
 		];
 		expect(flowProgress(loop, 'b')).toEqual({ current: 2, total: 2 });
+	});
+});
+
+describe('firstScreens', () => {
+	it('names the first visible step of the main path, from START or from the current node, and the next after a permissions node', () => {
+		expect(firstScreens(flow)).toEqual(['permissions', 'conversation']);
+		expect(firstScreens(flow, 'chat')).toEqual(['conversation']);
+		// The data check is invisible: after it, the e-mail.
+		expect(firstScreens(flow, 'check')).toEqual(['enter_email']);
+		expect(firstScreens(flow, 'face')).toEqual(['face_scan']);
+		expect(firstScreens(flow, 'gone')).toEqual([]);
+		expect(firstScreens([])).toEqual([]);
 	});
 });

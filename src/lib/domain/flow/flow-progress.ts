@@ -18,19 +18,37 @@ export interface FlowProgress {
  */
 export function flowProgress(flow: readonly FlowNode[], currentNodeId: string | null | undefined): FlowProgress | null {
 	if (!currentNodeId) return null;
-	const byId = new Map(flow.map((n) => [n.id, n]));
-	const path: string[] = [];
-	const seen = new Set<string>();
-	let node: FlowNode | undefined = flow.find((n) => n.type === 'start');
-	while (node && !seen.has(node.id)) {
-		seen.add(node.id);
-		if (!SILENT.has(node.type)) path.push(node.id);
-		const next = mainSuccessor(node);
-		node = next ? byId.get(next) : undefined;
-	}
+	const path = mainPath(flow).map((n) => n.id);
 	const at = path.indexOf(currentNodeId);
 	if (at < 0 || path.length < 2) return null;
 	return { current: at + 1, total: path.length };
+}
+
+/** The steps the user sees along the flow's main path (see flowProgress), from `fromId` (default START). */
+export function mainPath(flow: readonly FlowNode[], fromId?: string): FlowNode[] {
+	const byId = new Map(flow.map((n) => [n.id, n]));
+	const path: FlowNode[] = [];
+	const seen = new Set<string>();
+	let node: FlowNode | undefined = fromId ? byId.get(fromId) : flow.find((n) => n.type === 'start');
+	while (node && !seen.has(node.id)) {
+		seen.add(node.id);
+		if (!SILENT.has(node.type)) path.push(node);
+		const next = mainSuccessor(node);
+		node = next ? byId.get(next) : undefined;
+	}
+	return path;
+}
+
+/**
+ * The node types a session most likely shows first, from `fromId` (its current node) or START: the
+ * first step of the main path, and the one after it when that is a permissions node (which the
+ * permissions page answers at once). A guess the hosted page uses to fetch those screens before
+ * any other; a user who takes a branch gets theirs when it is reached.
+ */
+export function firstScreens(flow: readonly FlowNode[], fromId?: string | null): NodeType[] {
+	const [first, second] = mainPath(flow, fromId ?? undefined);
+	if (!first) return [];
+	return first.type === 'permissions' && second && second.type !== 'permissions' ? [first.type, second.type] : [first.type];
 }
 
 function mainSuccessor(node: FlowNode): string | null {

@@ -1,4 +1,5 @@
 import type { SupportedLang } from '../langs.ts';
+import type { NodeType } from '../flow/node-types.ts';
 import type { PageState } from './page.schema.ts';
 
 /** Why a hosted-page link cannot be opened (each has its own translated page, and nothing else). */
@@ -31,6 +32,8 @@ export interface PageIntro {
 	avatar: PageState['avatar'];
 	customization: PageState['customization'];
 	requirements: PageState['requirements'];
+	/** The node types the session most likely shows first (flow-progress.ts firstScreens): fetched first. */
+	firstScreens: NodeType[];
 }
 
 /**

@@ -72,7 +72,7 @@ describe.each(STORE_KINDS)('hosted page links on %s', (kind) => {
 			const openable = await app.pages.preview({ cs: result.clientSecret.secret }, { browserLanguages: ['de-CH', 'en'], override: 'fr' });
 			expect(lookups).toHaveBeenCalledTimes(1);
 			expect(openable.frameAncestors).toEqual(['https://portal.example.com']);
-			expect(openable.page).toMatchObject({ kind: 'intro', lang: 'fr', intro: { via: 'cs', sessionId: result.session.id, status: 'created', langs: ['en', 'de'], override: 'fr', sandbox: true, embedOrigins: ['https://portal.example.com'] } });
+			expect(openable.page).toMatchObject({ kind: 'intro', lang: 'fr', intro: { via: 'cs', sessionId: result.session.id, status: 'created', langs: ['en', 'de'], override: 'fr', sandbox: true, embedOrigins: ['https://portal.example.com'], firstScreens: ['enter_email'] } });
 
 			// A dead link shows nothing of the session, but its account may still frame the explanation.
 			await app.pages.open({ clientSecret: result.clientSecret.secret, languages: [] });

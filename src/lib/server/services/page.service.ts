@@ -11,7 +11,7 @@ import { MAX_JSON_BODY_BYTES } from '../http/body.ts';
 import type { Repos, UnitOfWork } from '../repositories/index.ts';
 import type { CatalogueService } from './catalogue.service.ts';
 import type { PendingEffect } from './runner/node-handler.ts';
-import { flowProgress } from '#lib/domain/flow/flow-progress.ts';
+import { firstScreens, flowProgress } from '#lib/domain/flow/flow-progress.ts';
 import type { Session, SessionDevice, SessionLocation } from '#lib/domain/session/session.model.ts';
 import { DEMO_FLOW_ID } from './demo.service.ts';
 import { FlowRunner, toPhrase, type RunnerResult } from './runner/runner.service.ts';
@@ -106,7 +106,8 @@ export class PageService {
 			sandbox: session.env === 'test',
 			avatar: avatar ? { id: avatar.id, name: avatar.name, imageUrl: avatar.imageUrl, gender: avatar.gender } : null,
 			customization: settings.customization ?? {},
-			requirements: requirementsOf(session.flow)
+			requirements: requirementsOf(session.flow),
+			firstScreens: firstScreens(session.flow, session.status === 'inProgress' ? session.currentNodeId : null)
 		};
 		return { page: { kind: 'intro', lang, intro }, frameAncestors };
 	}
