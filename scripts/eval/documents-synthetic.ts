@@ -106,9 +106,10 @@ async function main() {
 		// The node asks an uncertain reading for another capture and passes it when that capture reads
 		// the same MRZ: photograph the same document again (new camera damage) and see.
 		let retakeConfirms = false;
+		let retake: ReadDocumentResult | null = null;
 		if (result?.mrz && !accepted && low && judgeDocument(result, { failed: 0, max: 99 }, { confirmed: true }).kind === 'accept') {
 			try {
-				const again = await reader.read(await doc.render(1), { mode: 'SINGLE_SIDE', now: NOW, encodeImages: false, mrzDecode: arg('mrz-decode') === 'text' ? 'text' : 'constrained', crossCheckViz });
+				const again = (retake = await reader.read(await doc.render(1), { mode: 'SINGLE_SIDE', now: NOW, encodeImages: false, mrzDecode: arg('mrz-decode') === 'text' ? 'text' : 'constrained', crossCheckViz }));
 				retakeConfirms = again.mrz?.lines.join('\n') === result.mrz.lines.join('\n') && judgeDocument(again, { failed: 1, max: 99 }, { confirmed: true }).kind === 'accept';
 			} catch {
 				// an unreadable retake confirms nothing
@@ -151,7 +152,7 @@ async function main() {
 		}
 		// Per-document detail (field confidences against right/wrong) for choosing the confidence bar.
 		const jsonl = arg('jsonl');
-		if (jsonl) appendFileSync(jsonl, JSON.stringify({ index: doc.index, damage: doc.damage, layout: doc.layout, exact, read: Boolean(result?.mrz), wrong, accepted, passedOnRetake: retakeConfirms, checkDigitsValid: result?.mrz?.checkDigitsValid ?? null, fieldConfidence: result?.mrz?.fieldConfidence ?? null, problems: result?.problems ?? [], viz: result?.viz?.fields ?? null, tampered: doc.viz.tampered, inkOnly: result?.sides.some((s) => s.mrzInkOnly) ?? false }) + '\n');
+		if (jsonl) appendFileSync(jsonl, JSON.stringify({ index: doc.index, damage: doc.damage, layout: doc.layout, exact, read: Boolean(result?.mrz), wrong, accepted, passedOnRetake: retakeConfirms, checkDigitsValid: result?.mrz?.checkDigitsValid ?? null, fieldConfidence: result?.mrz?.fieldConfidence ?? null, problems: result?.problems ?? [], viz: result?.viz?.fields ?? null, tampered: doc.viz.tampered, inkOnly: result?.sides.some((s) => s.mrzInkOnly) ?? false, retake: retake?.mrz ? { same: retake.mrz.lines.join('\n') === result?.mrz?.lines.join('\n'), fieldConfidence: retake.mrz.fieldConfidence ?? null, problems: retake.problems } : null, expected }) + '\n');
 		const minConf = result?.mrz?.fieldConfidence ? Math.min(...Object.values(result.mrz.fieldConfidence)) : null;
 		process.stderr.write(`#${doc.index} ${doc.damage} ${doc.layout}: ${exact ? 'exact' : result?.mrz ? 'read' : 'unread'}${accepted ? ' accepted' : ''}${accepted && wrong.length ? ' WRONG' : ''}${low ? ' low-confidence' : ''} wrong=[${wrong.join(',')}] minConf=${minConf?.toFixed(4) ?? '-'} ${Math.round(result?.timings.total ?? 0)} ms\n`);
 	}
