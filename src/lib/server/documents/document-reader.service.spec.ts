@@ -127,6 +127,23 @@ describe('readDocument: MRZ documents', () => {
 		expect(r.fields).toEqual(expectedFields('td3-passport.jpg'));
 	}, SLOW);
 
+	// A page 3° or more off level is read turned level (mrz-reader.ts LEVEL_FIRST_DEGREES): what the
+	// report says and keeps is still about the photo as taken.
+	it.each([10, -10])('reads a page turned %i° with no outline in sight, and reports the turn', async (degrees) => {
+		const page = await decodeImage(fixture('td3-passport.jpg'));
+		const margin = Math.round(1250 * 0.07);
+		const tight = crop(page, margin, margin, 1250, 880);
+		const r = await reader.read(await toPng(rotate(tight, degrees)), { mode: 'SINGLE_SIDE', now, encodeImages: true });
+		expect(r.sides[0].quad).toBeNull();
+		expect(r.sides[0].deskewAngle).toBeCloseTo(-degrees, 0);
+		expect(r.mrz?.lines).toEqual(expected['td3-passport.jpg'].mrz);
+		expect(r.problems).not.toContain('LOW_CONFIDENCE');
+		// The page image the report keeps is level either way (turned once, not twice or not at all).
+		const kept = await reader.read(r.sides[0].documentImage!, { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(Math.abs(kept.sides[0].deskewAngle)).toBeLessThan(2);
+		expect(kept.mrz?.lines).toEqual(expected['td3-passport.jpg'].mrz);
+	}, SLOW);
+
 	it('reports a broken check digit and keeps the field as printed', async () => {
 		const name = 'td3-passport-bad-check-digit.jpg';
 		const r = await reader.read(fixture(name), { mode: 'SINGLE_SIDE', now, encodeImages: false });
@@ -510,6 +527,17 @@ describe('readDocument: public-domain specimens', () => {
 		expect(ead.fields).toMatchObject({ documentNumber: '000000003', dateOfBirth: '1958-08-17', expiryDate: '2010-04-02', issuingCountry: 'USA', nationality: 'COD', checkDigitsValid: 'true' });
 		const visa = await reader.read(specimen('visa_mrva_usa_1.jpg'), { mode: 'SINGLE_SIDE', now, encodeImages: false });
 		expect(visa.fields).toMatchObject({ documentType: 'MRTD_TYPE_VISA', mrzFormat: 'MRV-A', lastName: 'TRAVELER', firstName: 'HAPPYPERSON', documentNumber: '555123ABC', dateOfBirth: '1965-02-05', expiryDate: '2004-12-23', checkDigitsValid: 'true' });
+	}, SLOW);
+
+	// Read along its 10° slant the work permit was exact but in doubt (a retake asked for); read on the
+	// page turned level, it is exact and sure.
+	it('reads the US work permit turned 10° surely, on the page turned level', async () => {
+		const name = 'id_td1_usa_ead_1.jpg';
+		const r = await reader.read(await toPng(rotate(await decodeImage(specimen(name)), 10)), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(r.sides[0].quad).toBeNull();
+		expect(r.sides[0].deskewAngle).toBeCloseTo(-10, 0);
+		expect(r.mrz?.lines).toEqual(specimens[name].mrz);
+		expect(r.problems).not.toContain('LOW_CONFIDENCE');
 	}, SLOW);
 
 	it.each(['generic_photo_1.webp', 'generic_photo_2_perspective.webp', 'generic_clean_1.png', 'generic_2.webp', 'generic_3_damaged.webp'])(

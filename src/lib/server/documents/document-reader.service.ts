@@ -160,6 +160,8 @@ interface SideWork {
 	side: DocumentSide;
 	image: Raster;
 	document: Raster;
+	/** How far `document` is to be turned upright (the side's deskewAngle, unless the MRZ reader turned it level already). */
+	turn?: number;
 }
 
 /** Reads identity documents: MRZ by OCR, barcodes by zxing, portrait by face detection. */
@@ -224,6 +226,11 @@ export class DocumentReader {
 						w.side.quad = null;
 					}
 				}
+				// Read on the page turned level: the visual zone and the portrait are looked for there too.
+				if (r.levelled) {
+					w.document = r.levelled.image;
+					w.turn = r.levelled.skew;
+				}
 				timings.det += r.timings.det;
 				timings.rec += r.timings.rec;
 				timings.parse += r.timings.parse;
@@ -234,7 +241,7 @@ export class DocumentReader {
 					w.side.mrzFound = true;
 					mrz = r.reading;
 					if (options.crossCheckViz ?? true) {
-						const v = await readViz(this.ocr, w.document, r.boxes, r.reading, { skew: r.skew, flipped: r.flipped, mrzQuads: r.mrzQuads }, uncertainFields(r.reading));
+						const v = await readViz(this.ocr, w.document, r.boxes, r.reading, { skew: w.turn ?? r.skew, flipped: r.flipped, mrzQuads: r.mrzQuads }, uncertainFields(r.reading));
 						timings.viz += v.ms;
 						viz = v.check;
 					}
@@ -267,7 +274,7 @@ export class DocumentReader {
 		let portrait: PortraitResult | null = null;
 		for (const [i, w] of work.entries()) {
 			let t = performance.now();
-			const angle = w.side.deskewAngle + (w.side.flipped ? 180 : 0);
+			const angle = (w.turn ?? w.side.deskewAngle) + (w.side.flipped ? 180 : 0);
 			const upright = Math.abs(angle) > 0.5 ? rotateRaster(w.document, angle, { expand: true, fill: [255, 255, 255] }).raster : w.document;
 			w.side.quality = assessCapture(upright);
 			timings.locate += performance.now() - t;

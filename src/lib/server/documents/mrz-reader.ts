@@ -3,6 +3,7 @@ import { decodeMrz, type DecodedMrz, type MrzLineScores } from '#lib/documents/m
 import { parseMrzLines, readMrzFromText, type MrzReading, type ParseMrzOptions } from '#lib/documents/mrz-parse.ts';
 import { colouredInkShare, crop, type Quad, type Raster } from '#lib/documents/raster.ts';
 import { boxesAlong, skewHypotheses } from '#lib/documents/skew.ts';
+import { rotateRaster } from '#lib/documents/warp.ts';
 import type { TextBox } from '#lib/documents/text-detection.ts';
 import { alignBlock, fillLineGaps, flipQuad, groupTextLines, linesAround, oneLinePerRow, type TextLine } from '#lib/documents/text-lines.ts';
 import { MIN_FIELD_CONFIDENCE } from '#lib/documents/field-confidence.ts';
@@ -28,6 +29,12 @@ export interface MrzReadResult {
 	mrzQuads: Quad[];
 	/** The reading came from the look at the lines' black ink only (a coloured mark across them). */
 	inkOnly: boolean;
+	/**
+	 * The page turned level by `skew`, when the reading was made on it rather than on the image given
+	 * (see LEVEL_FIRST_DEGREES): `boxes` and `mrzQuads` are then in its coordinates, and its text
+	 * still runs `skew` degrees off (what is left after the turn: a fraction of a degree).
+	 */
+	levelled?: { image: Raster; skew: number };
 	timings: MrzStageTimings;
 }
 
@@ -117,13 +124,56 @@ function decodeTopWindows(scores: readonly (MrzLineScores | undefined)[], texts:
  * the text direction of the page's longest line (the MRZ band), merges the boxes that run along it
  * into lines, recognises the long thin lines with the MRZ alphabet (crop stretched ×1.5), then
  * finds and parses the MRZ group. Tries the page upside down when the first pass finds none, and
- * the next text direction when the first gave no reading whose check digits pass.
+ * the next text direction when the first gave no reading whose check digits pass. A page held a few
+ * degrees off level is read turned level first (LEVEL_FIRST_DEGREES).
  */
 export async function readMrz(engine: OcrEngine, image: Raster, options: MrzReadOptions = {}): Promise<MrzReadResult> {
-	const timings: MrzStageTimings = { det: 0, rec: 0, parse: 0 };
 	const t = performance.now();
 	const boxes: TextBox[] = await engine.detect(image);
-	timings.det = performance.now() - t;
+	const det = performance.now() - t;
+	const skew = skewHypotheses(boxes)[0] ?? 0;
+	if (Math.abs(skew) < LEVEL_FIRST_DEGREES || Math.abs(skew) > LEVEL_AT_MOST_DEGREES) return readAsGiven(engine, image, options, boxes, det);
+	// Turned level, the page's lines are read from upright crops, boxed by a detector that sees them
+	// level. A reading in doubt there is read along the slant as well, and the surer one kept; a field
+	// the two read differently where the other was sure of it is in doubt, as with the ink look.
+	const { raster } = rotateRaster(image, skew, { expand: true, fill: [255, 255, 255] });
+	const level = await readAsGiven(engine, raster, { ...options, rectified: false }, undefined, 0);
+	level.timings.det += det;
+	const levelled = (r: MrzReadResult): MrzReadResult => ({ ...r, skew: skew + r.skew, levelled: { image: raster, skew: r.skew } });
+	if (level.reading?.checkDigitsValid && !isInDoubt(level.reading)) return levelled(level);
+	const slanted = await readAsGiven(engine, image, options, boxes, 0);
+	for (const k of ['det', 'rec', 'parse'] as const) slanted.timings[k] += level.timings[k];
+	if (!level.reading) return slanted;
+	level.timings = slanted.timings;
+	if (!slanted.reading) return levelled(level);
+	if (readsSurer(level.reading, slanted.reading)) {
+		level.reading.fieldConfidence = crossedConfidence(level.reading, slanted.reading);
+		return levelled(level);
+	}
+	slanted.reading.fieldConfidence = crossedConfidence(slanted.reading, level.reading);
+	return slanted;
+}
+
+/**
+ * A page whose text runs at least this many degrees off level is read turned level. Read along
+ * their slant, the lines' crops follow boxes merged from the detector's pieces: at −10° a passport's
+ * name line lost its fillers at the right end to the line below (`SARAH<SS<S<I<S<S<SSIII…`), and
+ * read level it was exact. Below a few degrees a crop holds the line's glyphs whole.
+ */
+const LEVEL_FIRST_DEGREES = 3;
+/**
+ * A hand's slant, not a quarter turn: text running further off is read along its direction as
+ * before. It may be a facing page's columns, found first, where the MRZ is the next direction
+ * (readAsGiven); turning the page to them would stand the MRZ on end.
+ */
+const LEVEL_AT_MOST_DEGREES = 30;
+
+/** readMrz on the image as it is, from the text boxes found on it (detected here when not given). */
+async function readAsGiven(engine: OcrEngine, image: Raster, options: MrzReadOptions, found: TextBox[] | undefined, det: number): Promise<MrzReadResult> {
+	const timings: MrzStageTimings = { det, rec: 0, parse: 0 };
+	const t = performance.now();
+	const boxes: TextBox[] = found ?? (await engine.detect(image));
+	timings.det += performance.now() - t;
 	const directions = skewHypotheses(boxes);
 	let result: MrzReadResult | null = null;
 	for (const skew of directions.length ? directions.slice(0, MAX_DIRECTIONS) : [0]) {
