@@ -531,13 +531,20 @@ async function inkLooks(engine: OcrEngine, image: Raster, first: Found, options:
  * no field is in doubt. A search over a line's probabilities can make check digits pass on text that
  * is no MRZ at all: a facing page's columns, read first, decoded with three of four passing; their
  * ink look decoded with four, which ended the search there (seed 4242 #12), unsure of 9 fields of 10.
+ * As many fields in doubt, on both: the one more likely right as a whole (the product of its field
+ * confidences). Under a SPECIMEN overprint the black-ink look read a given name right at 0.49 where
+ * the first look, its letters crossed by the red ones, had read `KSENIAA<ALLE` at 0.19 (seed 2026
+ * #236); both were refused, but a retake would have confirmed the wrong one.
  */
 function readsSurer(a: MrzReading, b: MrzReading): boolean {
 	if (score(a) !== score(b)) return score(a) > score(b) && doubtedFields(a) === 0;
-	return doubtedFields(a) < doubtedFields(b);
+	const doubts = doubtedFields(a);
+	if (doubts !== doubtedFields(b)) return doubts < doubtedFields(b);
+	return doubts > 0 && wholeConfidence(a) > wholeConfidence(b);
 }
 
 const doubtedFields = (r: MrzReading) => Object.values(r.fieldConfidence ?? {}).filter((p) => p < MIN_FIELD_CONFIDENCE).length;
+const wholeConfidence = (r: MrzReading) => Object.values(r.fieldConfidence ?? {}).reduce((p, c) => p * c, 1);
 
 /**
  * `ink`'s confidences against the `earlier` reading of the same lines. Read alike, each field is as
