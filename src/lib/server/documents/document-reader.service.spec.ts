@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { MIN_FIELD_CONFIDENCE } from '#lib/documents/field-confidence.ts';
 import { parseMrzLines } from '#lib/documents/mrz-parse.ts';
 import { createRaster, crop } from '#lib/documents/raster.ts';
 import { glare, perspective, rotate, seededRandom, toPng } from '../../../../scripts/eval/camera-damage.ts';
@@ -339,9 +340,11 @@ describe('readDocument: look-alike glyphs told apart by the document itself', ()
 		// The recogniser, sure of itself, reads FIOL<<EKNEIDTH as FIOLK<EKNEIDTH (one surname of four
 		// words); the pixels, comparing it with the MRZ's other K (in EKNEIDTH) and its chevrons, see a
 		// chevron there and move it in. A name has no check digit to confirm the repair, so the MRZ leaves it in doubt;
-		// the printed surname spells the mended one, and that vouches for it.
+		// the printed surname spells the mended one, and that vouches for it. (Since 2026-11-28 the
+		// black-ink look, which reads the chevron itself at 0.56, is kept over the mend at 0.5: as
+		// many fields in doubt, and likelier as a whole. In doubt either way.)
 		expect(r.mrz?.lines[0]).toEqual(doc.mrz[0]);
-		expect(r.mrz?.fieldConfidence?.lastName).toBeLessThanOrEqual(0.5);
+		expect(r.mrz?.fieldConfidence?.lastName).toBeLessThan(MIN_FIELD_CONFIDENCE);
 		expect(r.viz?.confirmed).toContain('lastName');
 		expect(r.problems).not.toContain('LOW_CONFIDENCE');
 		expect(judgeDocument(r, { failed: 0, max: 3 }).kind).toBe('accept');

@@ -322,7 +322,7 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 	if (found.constrained && (!found.constrained.reading.checkDigitsValid || isInDoubt(found.constrained.reading))) {
 		const ink = await inkLooks(engine, image, found.constrained, options, timings);
 		if (ink) ink.reading.fieldConfidence = crossedConfidence(ink.reading, found.constrained.reading);
-		if (ink && readsSurer(ink.reading, found.constrained.reading)) found.constrained = { ...found.constrained, ...ink, inkOnly: true };
+		if (ink && (readsSurer(ink.reading, found.constrained.reading) || asSureButLikelier(ink.reading, found.constrained.reading))) found.constrained = { ...found.constrained, ...ink, inkOnly: true };
 	}
 	// Sure, but under coloured ink (a stamp, an overprint): the stroke across a glyph can make it another
 	// one the recogniser is sure of, where no check digit looks (seed 5503 #367: a stamp's stroke gave
@@ -531,16 +531,26 @@ async function inkLooks(engine: OcrEngine, image: Raster, first: Found, options:
  * no field is in doubt. A search over a line's probabilities can make check digits pass on text that
  * is no MRZ at all: a facing page's columns, read first, decoded with three of four passing; their
  * ink look decoded with four, which ended the search there (seed 4242 #12), unsure of 9 fields of 10.
- * As many fields in doubt, on both: the one more likely right as a whole (the product of its field
- * confidences). Under a SPECIMEN overprint the black-ink look read a given name right at 0.49 where
- * the first look, its letters crossed by the red ones, had read `KSENIAA<ALLE` at 0.19 (seed 2026
- * #236); both were refused, but a retake would have confirmed the wrong one.
  */
 function readsSurer(a: MrzReading, b: MrzReading): boolean {
 	if (score(a) !== score(b)) return score(a) > score(b) && doubtedFields(a) === 0;
-	const doubts = doubtedFields(a);
-	if (doubts !== doubtedFields(b)) return doubts < doubtedFields(b);
-	return doubts > 0 && wholeConfidence(a) > wholeConfidence(b);
+	return doubtedFields(a) < doubtedFields(b);
+}
+
+/**
+ * The black-ink look `ink` is as sure as the `first` look at the same crops (as many check digits
+ * passing, as many fields in doubt, some) and more likely right as a whole: the product of its field
+ * confidences. Under a SPECIMEN overprint the ink look read a given name right at 0.49 where the first
+ * look, its letters crossed by the red ones, had read `KSENIAA<ALLE` at 0.19 (seed 2026 #236); both
+ * were refused, but a retake read the same and would have passed the wrong one. Not for the level
+ * and slanted readings of a turned page: those come from different crops, and their confidences
+ * carry the vetoes (0) of text readings that disagreed, so a product says which was vetoed, not
+ * which is likelier; there it turned two right readings of the 31 photographed specimens turned 5°
+ * into wrong ones (refused either way).
+ */
+function asSureButLikelier(ink: MrzReading, first: MrzReading): boolean {
+	const doubts = doubtedFields(ink);
+	return score(ink) === score(first) && doubts > 0 && doubts === doubtedFields(first) && wholeConfidence(ink) > wholeConfidence(first);
 }
 
 const doubtedFields = (r: MrzReading) => Object.values(r.fieldConfidence ?? {}).filter((p) => p < MIN_FIELD_CONFIDENCE).length;
