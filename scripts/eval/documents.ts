@@ -105,15 +105,20 @@ async function main() {
 	const limit = Number(arg('limit') ?? all.length);
 	const items = all.slice(0, limit);
 	const damages = (arg('damages')?.split(',') ?? DAMAGES) as DamageName[];
+	const unknown = damages.filter((d) => !DAMAGES.includes(d));
+	if (unknown.length) throw new Error(`unknown damage ${unknown.join(', ')}; known: ${DAMAGES.join(', ')}`);
 	const reader = await DocumentReader.load();
 	const rows = new Map<DamageName, Row>();
 	const stageTimes: Record<keyof StageTimings, number[]> = { decode: [], locate: [], det: [], rec: [], parse: [], viz: [], barcode: [], portrait: [], total: [] };
-	for (const [di, dmg] of damages.entries()) {
+	for (const dmg of damages) {
 		const row: Row = { n: 0, read: 0, exact: 0, mrzItems: 0, accepted: 0, wrongAccepted: 0, lowConfidence: 0, vizMismatch: 0, vizConfirmed: 0, vizChecked: 0, fieldsRight: {}, fieldsTotal: {}, failures: [] };
 		rows.set(dmg, row);
 		for (const [ii, item] of items.entries()) {
 			const original = await decodeImage(readFileSync(item.path));
-			const bytes = await damage(original, dmg, 1000 * di + ii + 1);
+			// Seeded by the damage's place in DAMAGES, not in --damages: one damage read alone is the
+			// same photo as in the full run (before, `--damages none,rotate5` and the full run drew the
+			// same rotate5 photos only because rotate5 came second in both).
+			const bytes = await damage(original, dmg, 1000 * DAMAGES.indexOf(dmg) + ii + 1);
 			let result: ReadDocumentResult;
 			try {
 				result = await reader.read(bytes, { mode: item.kind === 'mrz' ? 'SINGLE_SIDE' : 'BARCODE', now: NOW, encodeImages: false, crossCheckViz: !process.argv.includes('--no-viz') });
