@@ -91,15 +91,21 @@ async function measureLoad(browser: Browser, url: string, continueToFirstLine = 
 	}
 	const kinds = new Map<string, { type: string; url: string }>();
 	const sizes = new Map<string, number>();
+	const sentAt = new Map<string, number>();
+	cdp.on('Network.requestWillBeSent', (e) => sentAt.set(e.requestId, e.wallTime * 1000));
 	cdp.on('Network.responseReceived', (e) => kinds.set(e.requestId, { type: e.type, url: e.response.url }));
 	cdp.on('Network.loadingFinished', (e) => sizes.set(e.requestId, e.encodedDataLength));
 	await page.goto(url);
 	await page.waitForFunction(() => document.documentElement.dataset.vfReady);
 	const interactiveMs = Number(await page.evaluate(() => document.documentElement.dataset.vfReady));
-	// Everything fetched up to now counts: the page was interactive with these bytes.
+	// What was asked for before the page was interactive counts: it was interactive with these bytes.
+	// Not what the browser fetched after (the runner's code, prefetched when the browser is first
+	// idle), which a fast machine may have finished by the time this reads the list.
+	const interactiveAt = Number(await page.evaluate(() => performance.timeOrigin)) + interactiveMs;
 	const wire = { js: 0, css: 0, html: 0 };
 	const bodies: { type: 'js' | 'css'; url: string }[] = [];
 	for (const [id, { type, url: u }] of kinds) {
+		if ((sentAt.get(id) ?? Infinity) > interactiveAt) continue;
 		const size = sizes.get(id) ?? 0;
 		if (type === 'Script') (wire.js += size), bodies.push({ type: 'js', url: u });
 		else if (type === 'Stylesheet') (wire.css += size), bodies.push({ type: 'css', url: u });
