@@ -2,6 +2,8 @@ import { sveltekit } from '@sveltejs/kit/vite';
 import adapter from './scripts/precompress-adapter.js';
 import { defineConfig } from 'vitest/config';
 
+const SVELTE_LATER = /[\\/]svelte[\\/]src[\\/]internal[\\/]client[\\/]dom[\\/](blocks[\\/]each|elements[\\/]bindings[\\/](select|input))\.js$/;
+
 export default defineConfig({
 	plugins: [
 		sveltekit({
@@ -31,6 +33,32 @@ export default defineConfig({
 		})
 	],
 	server: { port: 5173 },
+	environments: {
+		client: {
+			build: {
+				rolldownOptions: {
+					// Svelte's runtime is imported through one index module, so every part of it the app
+					// uses anywhere lands in the one chunk every page loads first. Its list block and its
+					// input and select bindings are used only by screens that come later (node screens,
+					// the demo page): in chunks of their own they leave the hosted page's first load
+					// (2 KB gzipped; `npm run bench -- page` shows what is left). They hold only function
+					// declarations, so they are marked free of side effects: otherwise the runtime's chunk
+					// would import them anyway, to run them in order.
+					treeshake: { moduleSideEffects: (id) => (SVELTE_LATER.test(id) ? false : undefined) },
+					// Needed by `includeDependenciesRecursively: false`: SvelteKit's entries keep the
+					// exports they have (a chunk may gain some, never lose one).
+					preserveEntrySignatures: 'allow-extension',
+					output: {
+						codeSplitting: {
+							// Not their dependencies: those are the runtime's core, which stays shared.
+							includeDependenciesRecursively: false,
+							groups: [{ name: 'svelte-later', test: SVELTE_LATER }]
+						}
+					}
+				}
+			}
+		}
+	},
 	test: {
 		include: ['src/**/*.spec.ts', 'scripts/**/*.spec.ts', 'tests/integration/**/*.spec.ts', 'tests/dialog/**/*.spec.ts'],
 		testTimeout: 30_000,

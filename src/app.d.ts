@@ -12,6 +12,8 @@ declare global {
 			lang?: string;
 			/** Who may frame this `/verify` response, from its load's look at the link (page-headers.ts). */
 			frameAncestors?: string[];
+			/** Files a later step needs, preloaded from the page's `<head>` (page-shell-html.ts). */
+			preload?: readonly import('#lib/domain/page/page-intro.ts').PreloadLink[];
 		}
 		/** Shallow history entries of the hosted page: the session step each entry was pushed for. */
 		interface PageState {

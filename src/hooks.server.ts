@@ -11,6 +11,7 @@ import { logger } from '#lib/server/logger.ts';
 import { announceStart, warmModels } from '#lib/server/start-up.ts';
 import { listenAdminSocket } from '#lib/server/cli/admin-socket.ts';
 import { pageHeaders } from '#lib/server/http/page-headers.ts';
+import { fillPageShell } from '#lib/server/http/page-shell-html.ts';
 import { frameRefusalResponse, refusedEmbedder } from '#lib/server/http/frame-refusal.ts';
 
 export const init: ServerInit = async () => {
@@ -58,7 +59,7 @@ export const handle: Handle = async ({ event, resolve }) => {
 	} else if (path.startsWith('/api/') && !PUBLIC_API.has(path) && !path.startsWith('/api/client/')) {
 		response = await handleApi(event, resolve);
 	} else {
-		response = await resolve(event, { transformPageChunk: ({ html }) => html.replace('%lang%', event.locals.lang ?? 'en') });
+		response = await resolve(event, { transformPageChunk: ({ html }) => fillPageShell(html, event.locals) });
 		if (response.headers.get('content-type')?.startsWith('text/html')) {
 			for (const [name, value] of Object.entries(await pageHeaders(getApp(), event.url, event.locals.frameAncestors))) {
 				if (name === 'content-security-policy') response.headers.append(name, value);

@@ -39,11 +39,32 @@ test('the user can pick another of the session languages before starting', async
 	await page.goto(session.path);
 	const select = page.getByTestId('language-select');
 	await expect(select.locator('option')).toHaveText(['English', 'Deutsch', '日本語']);
+	await expect(select).toHaveValue('en');
+	await select.selectOption('ja');
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('ja', 'permissions:heading'));
+	// The menu shows the language now in use, in the same order, and only that option is marked.
+	await expect(select).toHaveValue('ja');
+	await expect(select.locator('option')).toHaveText(['English', 'Deutsch', '日本語']);
+	await expect(select.locator('option[selected]')).toHaveText(['日本語']);
+	await select.selectOption('de');
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'permissions:heading'));
+	await expect(select).toHaveValue('de');
 	await select.selectOption('ja');
 	await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('ja', 'permissions:heading'));
 	await page.getByTestId('permissions-continue').click();
 	await expect(page.getByRole('heading', { name: text('ja', 'email:title') })).toBeVisible();
 	expect((await getSession(session.id)).report?.lang).toBe('ja');
+});
+
+test('the server-rendered menu already shows the page’s language, before any script runs', async ({ browser }) => {
+	const context = await browser.newContext({ locale: 'de-DE', javaScriptEnabled: false });
+	const page = await context.newPage();
+	const session = await createSession({ flow: FLOWS.emailOnly, langs: ['en', 'de', 'ja'] });
+	await page.goto(session.path);
+	const select = page.getByTestId('language-select');
+	await expect(select.locator('option')).toHaveText(['English', 'Deutsch', '日本語']);
+	await expect(select).toHaveValue('de');
+	await context.close();
 });
 
 test('with showUxControls off, the optional controls are gone', async ({ page }) => {

@@ -28,6 +28,6 @@ export const load: PageServerLoad = async ({ url, request, locals, setHeaders })
 	const inApp = page.kind === 'intro' ? detectInAppBrowser(userAgent) : undefined;
 	// Face steps ahead: their detector's files download with the page (see DETECTOR_PRELOADS). Not in
 	// an in-app browser: it gets the "open in your browser" page, and the face steps run elsewhere.
-	const preload = page.kind === 'intro' && page.intro.requirements.biometric && !inApp ? DETECTOR_PRELOADS : undefined;
-	return { ...page, ...(inApp ? { inApp } : {}), ...(preload ? { preload } : {}), ...text } satisfies VerifyPageData<LocaleCatalogue>;
+	if (page.kind === 'intro' && page.intro.requirements.biometric && !inApp) locals.preload = DETECTOR_PRELOADS;
+	return { ...page, ...(inApp ? { inApp } : {}), ...text } satisfies VerifyPageData<LocaleCatalogue>;
 };

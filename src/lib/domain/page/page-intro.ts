@@ -54,12 +54,11 @@ export interface PreloadLink {
 }
 
 /**
- * Page data of `/verify`. `preload`: files a later step needs, fetched while the user reads the
- * permissions page (the face detector's, when the flow has a face step). `catalogue` is the UI text of `lang`, for SSR and hydration; `userAgent`
+ * Page data of `/verify`. `catalogue` is the UI text of `lang`, for SSR and hydration; `userAgent`
  * is the request's, so the first paint already fits the device (phone or desktop, which browser's
  * instructions).
  */
 export type VerifyPageData<Catalogue> = { catalogue: Catalogue; userAgent: string } & (
-	| (Extract<PagePreview, { kind: 'intro' }> & { inApp?: string; preload?: readonly PreloadLink[] })
+	| (Extract<PagePreview, { kind: 'intro' }> & { inApp?: string })
 	| Exclude<PagePreview, { kind: 'intro' }>
 );
