@@ -12,6 +12,7 @@ import { announceStart, warmModels } from '#lib/server/start-up.ts';
 import { listenAdminSocket } from '#lib/server/cli/admin-socket.ts';
 import { pageHeaders } from '#lib/server/http/page-headers.ts';
 import { fillPageShell } from '#lib/server/http/page-shell-html.ts';
+import { compressHtml } from '#lib/server/http/compress-html.ts';
 import { frameRefusalResponse, refusedEmbedder } from '#lib/server/http/frame-refusal.ts';
 
 export const init: ServerInit = async () => {
@@ -65,6 +66,7 @@ export const handle: Handle = async ({ event, resolve }) => {
 				if (name === 'content-security-policy') response.headers.append(name, value);
 				else response.headers.set(name, value);
 			}
+			response = await compressHtml(event.request, response);
 		}
 	}
 	// SvelteKit answers some malformed requests itself, before any endpoint runs (a path whose

@@ -77,6 +77,24 @@ describe('Session API over HTTP (production build)', () => {
 			expect(listed.json.sessions[0].id).toBe(session.id);
 		});
 
+		it('sends the link’s page compressed to a browser that accepts it, and as it is to one that does not', async () => {
+			const { clientSecret } = (await a('POST', '/sessions', createBody({ clientReferenceId: 'page-encoding' }))).json;
+			const plain = await fetch(clientSecret.url, { headers: { 'accept-encoding': 'identity' } });
+			expect(plain.headers.get('content-encoding')).toBeNull();
+			const page = await plain.text();
+			expect(page).toContain('data-screen="permissions"');
+			for (const encoding of ['br', 'gzip']) {
+				// fetch decodes the body; the header and the byte count say what travelled.
+				const res = await fetch(clientSecret.url, { headers: { 'accept-encoding': encoding } });
+				expect(res.status).toBe(200);
+				expect(res.headers.get('content-encoding')).toBe(encoding);
+				expect(res.headers.get('vary')).toMatch(/accept-encoding/i);
+				expect(res.headers.get('content-security-policy')).toBeTruthy();
+				expect(Number(res.headers.get('content-length'))).toBeLessThan(page.length / 2);
+				expect(await res.text()).toContain('data-screen="permissions"');
+			}
+		});
+
 		it('creates a face_scan compare with referenceImageSource session and no referenceImageKey', async () => {
 			// The spec requires only mode and outcomes; the node compares with the face saved last.
 			const flow = [
