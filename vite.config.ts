@@ -1,5 +1,6 @@
 import { sveltekit } from '@sveltejs/kit/vite';
 import adapter from './scripts/precompress-adapter.js';
+import { firstLoadGroup } from './scripts/first-load-chunk.ts';
 import { defineConfig } from 'vitest/config';
 
 const SVELTE_LATER = /[\\/]svelte[\\/]src[\\/]internal[\\/]client[\\/]dom[\\/](blocks[\\/]each|elements[\\/]bindings[\\/](select|input))\.js$/;
@@ -50,9 +51,10 @@ export default defineConfig({
 					preserveEntrySignatures: 'allow-extension',
 					output: {
 						codeSplitting: {
-							// Not their dependencies: those are the runtime's core, which stays shared.
+							// Not their dependencies: those are the runtime's core, which stays shared. The
+							// hosted page's first screen: its own modules in one chunk (first-load-chunk.ts).
 							includeDependenciesRecursively: false,
-							groups: [{ name: 'svelte-later', test: SVELTE_LATER }]
+							groups: [{ name: 'svelte-later', test: SVELTE_LATER }, firstLoadGroup('src/routes/verify/+page.svelte', 'verify-first')]
 						}
 					}
 				}
