@@ -22,7 +22,8 @@ const EYES = [36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47];
 const BRIDGE = [27, 28, 29];
 
 export interface Embedder {
-	embed(image: RgbaImage, five: Landmarks5): Promise<Float32Array>;
+	embedViews(image: RgbaImage, five: Landmarks5): Promise<{ embedding: Float32Array; asIs: Float32Array }>;
+	embedAsIs(image: RgbaImage, five: Landmarks5): Promise<Float32Array>;
 }
 
 /**
@@ -34,17 +35,19 @@ export interface Embedder {
 export async function uprightness(
 	embedder: Embedder,
 	image: RgbaImage,
-	face: { box: Box; landmarks: Landmarks68; landmarks5: Landmarks5; embedding?: Float32Array | null }
+	face: { box: Box; landmarks: Landmarks68; landmarks5: Landmarks5 }
 ): Promise<{ upright: number; embedding: Float32Array }> {
-	const own = face.embedding ?? (await embedder.embed(image, face.landmarks5));
+	// Each side embedded as is: the embedding that comparisons use already averages a face with its
+	// mirror (face-pipeline.ts embed), which would make every way up agree with itself.
+	const own = await embedder.embedViews(image, face.landmarks5);
 	const { mirrored, five } = mirroredFace(image, face.box, face.landmarks5);
-	const agreement = cosineSimilarity(own, await embedder.embed(mirrored, five));
+	const agreement = cosineSimilarity(own.asIs, await embedder.embedAsIs(mirrored, five));
 	const r = Math.max(1, face.box.width * 0.04);
 	const lum = (indices: number[]) => indices.reduce((sum, i) => sum + meanLuminance(image, point(face.landmarks, i).x, point(face.landmarks, i).y, r), 0) / indices.length;
 	const bridge = lum(BRIDGE);
 	const eyes = bridge > 0 ? lum(EYES) / bridge : 1;
 	// The face's own embedding comes back too: the way up that wins needs no second one.
-	return { upright: agreement - EYE_WEIGHT * eyes, embedding: own };
+	return { upright: agreement - EYE_WEIGHT * eyes, embedding: own.embedding };
 }
 
 /** The region around the face, mirrored left to right, with the five points mirrored into it (eyes and mouth corners swap sides). */
