@@ -57,7 +57,7 @@ async function analyseFrame(msg: Extract<WorkerRequest, { type: 'frame' }>): Pro
 		const pose = headPose(landmarks);
 		const five = fivePoints(landmarks);
 		face = { box, ...pose, ear: (eyeAspectRatio(landmarks, 36) + eyeAspectRatio(landmarks, 42)) / 2, landmarks5: five };
-		if (msg.want.embed) embedding = await p.embed(image, five);
+		if (msg.want.embed) embedding = await p.embedAsIs(image, five);
 		if (msg.want.liveness) liveness = await p.liveness(image, box);
 	}
 	if (msg.keep) kept.set(msg.frameId, { bitmap: msg.bitmap, five: face?.landmarks5 ?? null });
@@ -65,11 +65,17 @@ async function analyseFrame(msg: Extract<WorkerRequest, { type: 'frame' }>): Pro
 	return { frameId: msg.frameId, width: image.width, height: image.height, face, embedding, liveness, signature, ms: performance.now() - started };
 }
 
-/** The embedding of a kept frame's face (computed only for the frame the page picked as best). */
+/**
+ * The embedding of a kept frame's face (computed only for the frame the page picked as best). Single
+ * pass, without the server's flip test (face-pipeline.ts embed): on the page it only feeds the
+ * similarity the page claims and compares with its own earlier capture, both page-made; the verdict
+ * is the server's. The mirror's second run would cost the chosen frame ~20 ms in onnxruntime-web,
+ * past its 45 ms budget, and moves the similarity by about 0.01.
+ */
 async function embedKept(frameId: number): Promise<Float32Array | null> {
 	const k = kept.get(frameId);
 	if (!k?.five) return null;
-	return (await init()).embed(pixels(k.bitmap), k.five);
+	return (await init()).embedAsIs(pixels(k.bitmap), k.five);
 }
 
 async function jpeg(source: ImageBitmap | ImageData, quality: number): Promise<ArrayBuffer> {
