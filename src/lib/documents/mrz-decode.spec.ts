@@ -357,6 +357,24 @@ describe('decodeMrz on what no check digit can tell apart', () => {
 		expect(sure.fieldConfidence.optionalData).toBeGreaterThan(0.9);
 	});
 
+	it('doubts a K in a name where the recogniser gave a filler a real chance, not one it was sure of', () => {
+		// Seed 3141 #15 under SPECIMEN: IDSAOLGUJO<DOBIXA read IDSAOLGUJOKDOBIXA, the K at 0.84 and the
+		// chevron at 0.16: sure enough for the name's own confidence, and accepted wrong.
+		const name = 'BOCKDIBILO<IDSAOLGUJO<DOBIXA<<';
+		const td1 = buildMrz('TD1', { ...source, documentCode: 'I', documentNumber: 'D23145890', lastName: 'BOCKDIBILO IDSAOLGUJO DOBIXA', firstName: '' });
+		expect(td1[2]).toBe(name);
+		const at = name.indexOf('<DOBIXA');
+		const read = [td1[0], td1[1], name.slice(0, at) + 'K' + name.slice(at + 1)];
+		// Two frames a glyph: 0.69 / 0.30 a frame are the 0.84 / 0.16 of the position.
+		const d = decodeMrz([scores(read[0]), scores(read[1]), scores(read[2], { [at]: { K: 0.69, '<': 0.3 } })])!;
+		expect(d.lines[2][at]).toBe('K');
+		expect(d.fieldConfidence.lastName).toBeLessThan(0.75);
+		// The name's own K's (BOCK), read surely, leave it sure; so does that K read with no chevron in sight.
+		const sure = decodeMrz([scores(read[0]), scores(read[1]), scores(read[2], { [at]: { K: 0.69, X: 0.3 } })])!;
+		expect(sure.lines[2][at]).toBe('K');
+		expect(sure.fieldConfidence.lastName).toBeGreaterThan(0.75);
+	});
+
 	it('reads two lines that start with P as a passport (TD3), never as a TD2', () => {
 		// Seed 9001 #85: a TD3 with an empty personal number read as 2 × 36 under glare; the composite
 		// of such a TD3 is the TD2's, so every check digit passed on the shorter lines.
