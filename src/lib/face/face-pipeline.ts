@@ -112,7 +112,8 @@ export class FacePipeline {
 	 * Measured on the 11 fixture faces under 28 reference damages (scripts/eval/face-damage.ts,
 	 * 2026-11-29): the lowest genuine pair rose by 0.01–0.03 under nearly every damage and the highest
 	 * impostor fell by up to 0.03; no false match or non-match more anywhere, one fewer cut at the
-	 * brows. The cost is a second run of fr_feature (~9 ms here, ~30 ms on a phone).
+	 * brows. The cost is a second run of fr_feature (21.0 → 38.4 ms an embedding on the server here). The
+	 * page's worker uses `embedAsIs` (face.worker.ts says why).
 	 */
 	async embed(image: RgbaImage, five: Landmarks5): Promise<Float32Array> {
 		return (await this.embedViews(image, five)).embedding;
