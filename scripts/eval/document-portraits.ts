@@ -71,6 +71,8 @@ interface Row extends PairTally {
 	washedOut: number;
 	/** Portrait faces cut by the crop's edge (face-edges.ts): a non-match is no verdict. */
 	cutByEdge: number;
+	/** Portraits whose eyes or mouth the analysis found hidden (occlusion.ts): a non-match with them is no verdict. */
+	hidden: number;
 	faceWidths: number[];
 	/** The portrait face's mean grey (the gate's luminance). */
 	luminance: number[];
@@ -79,7 +81,7 @@ interface Row extends PairTally {
 const rows: Row[] = [];
 for (const style of styles) {
 	for (const damage of damages) {
-		const row: Row = { key: `${style}, ${damage}`, pages: 0, noPortrait: 0, noFace: 0, tooSmall: 0, washedOut: 0, cutByEdge: 0, noVerdict: 0, genuine: 0, falseNonMatch: 0, impostor: 0, falseMatch: 0, genuineScores: [], worstImpostor: -1, faceWidths: [], luminance: [], failures: [] };
+		const row: Row = { key: `${style}, ${damage}`, pages: 0, noPortrait: 0, noFace: 0, tooSmall: 0, washedOut: 0, cutByEdge: 0, hidden: 0, noVerdict: 0, genuine: 0, falseNonMatch: 0, impostor: 0, falseMatch: 0, genuineScores: [], worstImpostor: -1, faceWidths: [], luminance: [], failures: [] };
 		for (const p of all) {
 			const box = boxes.get(p.file);
 			if (!box || !clean.has(p.file)) continue;
@@ -114,13 +116,15 @@ for (const style of styles) {
 			const washed = found.face.quality.luminance > MAX_LUMINANCE;
 			if (washed) row.washedOut++;
 			if (found.cutByEdge) row.cutByEdge++;
-			tallyPairs(row, found.face.embedding, p, all, clean, { doubt: washed ? 'washed out' : found.cutByEdge ? 'cut by the edge' : null, label: `portrait face ${width} px` });
+			const hidden = (['eyes', 'mouth'] as const).filter((f) => found.hidden[f]);
+			if (hidden.length) row.hidden++;
+			tallyPairs(row, found.face.embedding, p, all, clean, { doubt: washed ? 'washed out' : found.cutByEdge ? 'cut by the edge' : hidden.length ? `${hidden.join(' and ')} hidden` : null, label: `portrait face ${width} px` });
 			// The portrait against its own photo: what the page did to the face, with no other change.
 			const self = cosineSimilarity(found.face.embedding, clean.get(p.file)!);
 			if (self < MATCH_THRESHOLD) row.failures.push(`${name}: its portrait against the photo it was printed from ${self.toFixed(2)}`);
 		}
 		rows.push(row);
-		console.error(`${row.key}: ${row.noPortrait} no portrait, ${row.noFace} no face, ${row.tooSmall} too small, FNMR ${row.falseNonMatch}/${row.genuine}, FMR ${row.falseMatch}/${row.impostor}, washed ${row.washedOut}, cut ${row.cutByEdge}, unusable ${row.noVerdict}`);
+		console.error(`${row.key}: ${row.noPortrait} no portrait, ${row.noFace} no face, ${row.tooSmall} too small, FNMR ${row.falseNonMatch}/${row.genuine}, FMR ${row.falseMatch}/${row.impostor}, washed ${row.washedOut}, cut ${row.cutByEdge}, hidden ${row.hidden}, unusable ${row.noVerdict}`);
 	}
 }
 
@@ -131,11 +135,11 @@ out.push('# Document portraits against the holder');
 out.push('');
 out.push(`${new Date().toISOString().slice(0, 10)}; ${all.length} face photos of ${new Set(all.map((p) => p.identity)).size} people from ${FIXTURE_SOURCE}, each printed as the portrait of a generated TD3 data page, photographed, read by the document reader (its portrait crop) and analysed as a reference (\`analyseReference\`); compared with every other clean photo at the shipped threshold ${MATCH_THRESHOLD}.`);
 out.push('');
-out.push('| print, damage | pages | no portrait found | no face in the crop | too small | washed out / cut by the edge: pages / pairs unusable | FNMR | FMR | genuine similarity, median / lowest | highest impostor | portrait face width, median px | face mean grey, median |');
+out.push('| print, damage | pages | no portrait found | no face in the crop | too small | washed out / cut by the edge / features hidden: pages / pairs unusable | FNMR | FMR | genuine similarity, median / lowest | highest impostor | portrait face width, median px | face mean grey, median |');
 out.push('|---|---|---|---|---|---|---|---|---|---|---:|---:|');
 for (const r of rows) {
 	const lowest = r.genuineScores.length ? Math.min(...r.genuineScores).toFixed(2) : '–';
-	out.push(`| ${r.key} | ${r.pages} | ${r.noPortrait} | ${r.noFace} | ${r.tooSmall} | ${r.washedOut + r.cutByEdge ? `${r.washedOut} / ${r.cutByEdge} / ${r.noVerdict}` : '–'} | ${pct(r.falseNonMatch, r.genuine)} | ${pct(r.falseMatch, r.impostor)} | ${r.genuineScores.length ? med(r.genuineScores).toFixed(2) : '–'} / ${lowest} | ${r.worstImpostor >= 0 ? r.worstImpostor.toFixed(2) : '–'} | ${r.faceWidths.length ? med(r.faceWidths) : '–'} | ${r.luminance.length ? Math.round(med(r.luminance)) : '–'} |`);
+	out.push(`| ${r.key} | ${r.pages} | ${r.noPortrait} | ${r.noFace} | ${r.tooSmall} | ${r.washedOut + r.cutByEdge + r.hidden ? `${r.washedOut} / ${r.cutByEdge} / ${r.hidden} / ${r.noVerdict}` : '–'} | ${pct(r.falseNonMatch, r.genuine)} | ${pct(r.falseMatch, r.impostor)} | ${r.genuineScores.length ? med(r.genuineScores).toFixed(2) : '–'} / ${lowest} | ${r.worstImpostor >= 0 ? r.worstImpostor.toFixed(2) : '–'} | ${r.faceWidths.length ? med(r.faceWidths) : '–'} | ${r.luminance.length ? Math.round(med(r.luminance)) : '–'} |`);
 }
 out.push('');
 out.push('Failures:');

@@ -73,6 +73,30 @@ const smallInLarge =
 			.toBuffer();
 	};
 
+/** The upright photo with an SVG drawn over it in the photo's own pixels (`draw` gets its size and the face). */
+const overlay =
+	(draw: (width: number, height: number, face: FaceBox) => string): Damage =>
+	async (input, face) => {
+		const upright = await sharp(input).rotate().toBuffer();
+		const { width = 1, height = 1 } = await sharp(upright).metadata();
+		const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${draw(width, height, face)}</svg>`;
+		return sharp(upright).composite([{ input: Buffer.from(svg) }]).jpeg({ quality: 90 }).toBuffer();
+	};
+
+/** Seeded noise of deviation `sigma` on every channel (a dim room's sensor noise). */
+const sensorNoise =
+	(gain: number, sigma: number): Damage =>
+	async (input) => {
+		const { data, info } = await sharp(input).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
+		let seed = 12345;
+		const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+		for (let i = 0; i < data.length; i++) {
+			const n = Math.sqrt(-2 * Math.log(Math.max(1e-9, rand()))) * Math.cos(2 * Math.PI * rand());
+			data[i] = Math.max(0, Math.min(255, Math.round(data[i] * gain + n * sigma)));
+		}
+		return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).jpeg({ quality: 85 }).toBuffer();
+	};
+
 const DAMAGES: Record<string, Damage> = {
 	none: (b) => sharp(b).rotate().jpeg({ quality: 92 }).toBuffer(),
 	// Stored sideways or upside down, without an EXIF orientation to say so.
@@ -120,7 +144,39 @@ const DAMAGES: Record<string, Damage> = {
 	face200in3000: smallInLarge(200, 3000),
 	face140in3000: smallInLarge(140, 3000),
 	face100in2000: smallInLarge(100, 2000),
-	face60in1000: smallInLarge(60, 1000)
+	face60in1000: smallInLarge(60, 1000),
+	// Added 2026-11-29 (eighteenth session), first run reported as it came: damages no earlier
+	// session looked at. A selfie stored mirrored.
+	mirrored: (b) => sharp(b).rotate().flop().jpeg({ quality: 90 }).toBuffer(),
+	// Dark glasses: a near-black band across both eyes, the face's width.
+	sunglasses: overlay((_w, _h, f) => {
+		const band = 0.28 * (f.mouthY - f.eyesY);
+		return `<rect x="${f.x + 0.08 * f.width}" y="${f.eyesY - band}" width="${0.84 * f.width}" height="${2 * band}" rx="${band}" fill="#111" opacity="0.92"/>`;
+	}),
+	// A surgical mask: from halfway down the nose to below the chin, the face's width.
+	mask: overlay((_w, _h, f) => {
+		const top = f.eyesY + 0.45 * (f.mouthY - f.eyesY);
+		return `<rect x="${f.x + 0.02 * f.width}" y="${top}" width="${0.96 * f.width}" height="${f.y + 1.05 * f.height - top}" rx="${0.1 * f.width}" fill="#9cc3d5"/>`;
+	}),
+	// A hand moving the camera: 15 px of horizontal motion.
+	motionBlur: (b) => sharp(b).rotate().convolve({ width: 15, height: 3, kernel: [...new Array(15).fill(0), ...new Array(15).fill(1), ...new Array(15).fill(0)] }).jpeg({ quality: 88 }).toBuffer(),
+	// A dim room's photo brightened by the phone: gain and noise.
+	noisyDim: sensorNoise(0.55, 18),
+	// Light from one side: the left half of the photo fades to a quarter of its brightness.
+	sideLight: overlay((w, h) => `<defs><linearGradient id="g"><stop offset="0" stop-color="#000" stop-opacity="0.75"/><stop offset="0.55" stop-color="#000" stop-opacity="0"/></linearGradient></defs><rect width="${w}" height="${h}" fill="url(#g)"/>`),
+	// A stock photo's watermark: large pale text across the face.
+	watermark: overlay((w, h, f) => `<text x="${w / 2}" y="${f.eyesY + 0.5 * (f.mouthY - f.eyesY)}" text-anchor="middle" font-family="DejaVu Sans" font-weight="bold" font-size="${Math.round(0.35 * f.width)}" fill="#fff" opacity="0.55" transform="rotate(-20 ${w / 2} ${f.eyesY})">SAMPLE</text>`),
+	// A small photo enlarged to its old size: the face 70 px wide, blown up again.
+	upscaled: async (b, f) => {
+		const upright = await sharp(b).rotate().toBuffer();
+		const { width = 1 } = await sharp(upright).metadata();
+		const small = await sharp(upright).resize({ width: Math.max(16, Math.round((width * 70) / f.width)) }).toBuffer();
+		return sharp(small).resize({ width }).jpeg({ quality: 90 }).toBuffer();
+	},
+	// A photocopy: grey, hard contrast.
+	photocopy: (b) => sharp(b).rotate().greyscale().linear(2.2, -150).jpeg({ quality: 80 }).toBuffer(),
+	// A head held at 10° (between level and tilted25).
+	tilted10: (b) => sharp(b).rotate().rotate(10, { background: { r: 90, g: 90, b: 90 } }).jpeg({ quality: 90 }).toBuffer()
 };
 
 const engine = await FaceEngine.create();
@@ -140,13 +196,15 @@ interface Row extends PairTally {
 	washedOut: number;
 	/** Faces cut by the photo's edge (face-edges.ts): compared, a non-match is no verdict. */
 	cutByEdge: number;
+	/** Faces whose eyes or mouth the reference analysis found hidden (occlusion.ts): compared, a non-match is no verdict. */
+	hidden: number;
 	looks: Record<string, number>;
 	ms: number[];
 }
 
 const rows: Row[] = [];
 for (const damage of selected) {
-	const row: Row = { damage, photos: 0, noFace: 0, tooSmall: 0, washedOut: 0, cutByEdge: 0, noVerdict: 0, looks: {}, genuine: 0, falseNonMatch: 0, impostor: 0, falseMatch: 0, genuineScores: [], worstImpostor: -1, failures: [], ms: [] };
+	const row: Row = { damage, photos: 0, noFace: 0, tooSmall: 0, washedOut: 0, cutByEdge: 0, hidden: 0, noVerdict: 0, looks: {}, genuine: 0, falseNonMatch: 0, impostor: 0, falseMatch: 0, genuineScores: [], worstImpostor: -1, failures: [], ms: [] };
 	for (const p of all) {
 		if (!clean.has(p.file)) continue; // a photo the clean analysis cannot read says nothing about damage
 		const box = cleanBoxes.get(p.file);
@@ -172,10 +230,12 @@ for (const damage of selected) {
 		const washed = found.face.quality.luminance > MAX_LUMINANCE;
 		if (washed) row.washedOut++;
 		if (found.cutByEdge) row.cutByEdge++;
-		tallyPairs(row, found.face.embedding, p, all, clean, { doubt: washed ? 'washed out' : found.cutByEdge ? 'cut by the edge' : null, label: `face ${Math.round(found.face.box.width)} px` });
+		const hidden = (['eyes', 'mouth'] as const).filter((f) => found.hidden[f]);
+		if (hidden.length) row.hidden++;
+		tallyPairs(row, found.face.embedding, p, all, clean, { doubt: washed ? 'washed out' : found.cutByEdge ? 'cut by the edge' : hidden.length ? `${hidden.join(' and ')} hidden` : null, label: `face ${Math.round(found.face.box.width)} px` });
 	}
 	rows.push(row);
-	console.error(`${damage}: ${row.noFace}/${row.photos} no face, ${row.tooSmall} too small, ${row.washedOut} washed out, ${row.cutByEdge} cut by the edge (${row.noVerdict} pairs unusable), FNMR ${row.falseNonMatch}/${row.genuine}, FMR ${row.falseMatch}/${row.impostor}`);
+	console.error(`${damage}: ${row.noFace}/${row.photos} no face, ${row.tooSmall} too small, ${row.washedOut} washed out, ${row.cutByEdge} cut by the edge, ${row.hidden} with features hidden (${row.noVerdict} pairs unusable), FNMR ${row.falseNonMatch}/${row.genuine}, FMR ${row.falseMatch}/${row.impostor}`);
 }
 
 const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)} % (${n}/${d})` : '–');
@@ -185,12 +245,12 @@ out.push('# Reference photos under damage');
 out.push('');
 out.push(`${new Date().toISOString().slice(0, 10)}; ${all.length} face photos of ${new Set(all.map((p) => p.identity)).size} people from ${FIXTURE_SOURCE}; each damaged photo analysed as a reference (\`analyseReference\`) and compared with every other clean photo at the shipped threshold ${MATCH_THRESHOLD}.`);
 out.push('');
-out.push('| damage | no face found | too small to compare | washed out or cut by the edge: photos / pairs unusable | FNMR | FMR | genuine similarity, median / lowest | highest impostor | looks that found the face | analysis ms, median |');
+out.push('| damage | no face found | too small to compare | washed out, cut by the edge or features hidden: photos / pairs unusable | FNMR | FMR | genuine similarity, median / lowest | highest impostor | looks that found the face | analysis ms, median |');
 out.push('|---|---|---|---|---|---|---|---|---|---:|');
 for (const r of rows) {
 	const lowest = r.genuineScores.length ? Math.min(...r.genuineScores).toFixed(2) : '–';
 	const looks = Object.entries(r.looks).map(([k, v]) => `${k} ${v}`).join(', ');
-	out.push(`| ${r.damage} | ${pct(r.noFace, r.photos)} | ${pct(r.tooSmall, r.photos)} | ${r.washedOut + r.cutByEdge ? `${r.washedOut ? `${r.washedOut} washed` : ''}${r.washedOut && r.cutByEdge ? ', ' : ''}${r.cutByEdge ? `${r.cutByEdge} cut` : ''} of ${r.photos} / ${r.noVerdict}/${r.genuine + r.impostor}` : '–'} | ${pct(r.falseNonMatch, r.genuine)} | ${pct(r.falseMatch, r.impostor)} | ${r.genuineScores.length ? med(r.genuineScores).toFixed(2) : '–'} / ${lowest} | ${r.worstImpostor >= 0 ? r.worstImpostor.toFixed(2) : '–'} | ${looks} | ${Math.round(med(r.ms))} |`);
+	out.push(`| ${r.damage} | ${pct(r.noFace, r.photos)} | ${pct(r.tooSmall, r.photos)} | ${r.washedOut + r.cutByEdge + r.hidden ? `${[r.washedOut ? `${r.washedOut} washed` : '', r.cutByEdge ? `${r.cutByEdge} cut` : '', r.hidden ? `${r.hidden} hidden` : ''].filter(Boolean).join(', ')} of ${r.photos} / ${r.noVerdict}/${r.genuine + r.impostor}` : '–'} | ${pct(r.falseNonMatch, r.genuine)} | ${pct(r.falseMatch, r.impostor)} | ${r.genuineScores.length ? med(r.genuineScores).toFixed(2) : '–'} / ${lowest} | ${r.worstImpostor >= 0 ? r.worstImpostor.toFixed(2) : '–'} | ${looks} | ${Math.round(med(r.ms))} |`);
 }
 out.push('');
 out.push('Failures:');

@@ -15,6 +15,7 @@ import { faceModelForRuntime } from './face-model-weights.js';
 import { ORIENTATION_MARGIN, uprightness } from './face-orientation.ts';
 import { decodeImage, type DecodedImage } from './image-decode.ts';
 import { cutByEdge, featuresInside } from './face-edges.ts';
+import { hiddenFeatures, type HiddenFeatures } from '#lib/face/occlusion.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -105,7 +106,7 @@ export class FaceEngine {
 	 * way up its face is (face-orientation.ts): the detector finds turned faces too, and one read the
 	 * wrong way up matched no one. Null: no face in any look.
 	 */
-	async analyseReference(bytes: Uint8Array, notes: ReferenceNotes = { cutOff: false }): Promise<{ face: FaceAnalysis; look: ReferenceLook; cutByEdge: boolean } | null> {
+	async analyseReference(bytes: Uint8Array, notes: ReferenceNotes = { cutOff: false }): Promise<{ face: FaceAnalysis; look: ReferenceLook; cutByEdge: boolean; hidden: HiddenFeatures } | null> {
 		let stored: RgbaImage = await decodeImage(bytes);
 		let found = await this.#subjectIn(stored, 'asIs', notes);
 		// A dark photo is read with its levels stretched: the detector misses faces in it, and the
@@ -151,7 +152,7 @@ export class FaceEngine {
 		// Embed the subject only (the others were only candidates), on the pixels it was found in;
 		// comparing the ways up has embedded it already.
 		const embedding = subject.face.embedding ?? (await this.exclusive((p) => p.embed(subject.image, subject.face.landmarks5)));
-		return { face: { ...subject.face, embedding }, look: subject.look, cutByEdge: await this.#cutByEdge(subject) };
+		return { face: { ...subject.face, embedding }, look: subject.look, cutByEdge: await this.#cutByEdge(subject), hidden: hiddenFeatures(subject.image, subject.face.landmarks) };
 	}
 
 	/** Whether the photo's edge cuts a reference subject's face (face-edges.ts). */

@@ -106,3 +106,38 @@ describe('compareWithReference: a reference face too small to compare', () => {
 		expect(blown.ok && blown.similarity).toBeGreaterThan(0);
 	});
 });
+
+describe('compareWithReference: a reference whose eyes or mouth are covered', () => {
+	const fixture = (name: string) => readFileSync(new URL(`../../../../../tests/fixtures/faces/${name}`, import.meta.url));
+	const provided = compare({ referenceImageSource: 'providedData', referenceImageKey: 'photo' });
+	const withPhoto = async (bytes: Buffer) => ({ settings: { providedData: { photo: bytes.toString('base64') } } }) as never;
+	const unused = () => Promise.reject(new Error('not used'));
+
+	it('marks dark glasses and a coloured mask as hidden features, and a bare face not', { timeout: 60_000 }, async () => {
+		const engine = await FaceEngine.create();
+		const deps: ReferenceDeps = { engine: async () => engine, sink: {} as never, fetchImage: unused, protect: unused };
+		const probe = (await engine.analyseReference(fixture('barack_obama_2.jpg')))!.face.embedding!;
+		const photo = fixture('barack_obama_1.jpg');
+		const { landmarks } = (await engine.analyseReference(photo))!.face;
+		const { width = 0, height = 0 } = await sharp(photo).metadata();
+		const at = (i: number) => ({ x: landmarks[2 * i], y: landmarks[2 * i + 1] });
+		const eye = (from: number) => ({ x: [0, 1, 2, 3, 4, 5].reduce((s, k) => s + at(from + k).x, 0) / 6, y: [0, 1, 2, 3, 4, 5].reduce((s, k) => s + at(from + k).y, 0) / 6 });
+		const [le, re] = [eye(36), eye(42)];
+		const gap = re.x - le.x;
+		const drawn = (svg: string) => sharp(photo).composite([{ input: Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${svg}</svg>`) }]).jpeg({ quality: 90 }).toBuffer();
+		const lens = (c: { x: number; y: number }) => `<ellipse cx="${c.x}" cy="${c.y}" rx="${0.42 * gap}" ry="${0.3 * gap}" fill="#1a1a1a" opacity="0.9"/>`;
+		const jaw = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15].map(at);
+		const mask = `<polygon points="${[...jaw, { x: at(15).x, y: at(29).y }, { x: at(1).x, y: at(29).y }].map((p) => `${p.x},${p.y}`).join(' ')}" fill="#8fbcd4"/>`;
+		const judged = async (bytes: Buffer) => {
+			const r = await compareWithReference(provided, await withPhoto(bytes), {}, probe, deps);
+			expect(r).toMatchObject({ ok: true, kind: 'image' });
+			return r.ok ? (r.hidden ?? []) : null;
+		};
+		expect(await judged(photo)).toEqual([]);
+		expect(await judged(await sharp(photo).linear(0.4, 0).jpeg({ quality: 90 }).toBuffer())).toEqual([]);
+		expect(await judged(await drawn(lens(le) + lens(re)))).toEqual(['eyes']);
+		expect(await judged(await drawn(mask))).toEqual(['mouth']);
+		// A grey photo has no colour to tell a mask from skin by: the mouth is not judged.
+		expect(await judged(await sharp(await drawn(mask)).greyscale().jpeg().toBuffer())).toEqual([]);
+	});
+});

@@ -134,5 +134,6 @@ export async function compareWithReference(node: CompareNode, session: Session, 
 	const width = Math.round(found.face.box.width);
 	if (width < MIN_REFERENCE_FACE_WIDTH) return { ok: false, source, error: `the face in the reference image is too small to compare (${width} px wide; at least ${MIN_REFERENCE_FACE_WIDTH})` };
 	const washedOut = found.face.quality.luminance > MAX_LUMINANCE;
-	return { ok: true, source, kind: 'image', similarity: probe ? cosineSimilarity(probe, found.face.embedding) : null, ...(washedOut ? { washedOut } : {}), ...(found.cutByEdge ? { cutByEdge: true } : {}) };
+	const hidden = (['eyes', 'mouth'] as const).filter((f) => found.hidden[f]);
+	return { ok: true, source, kind: 'image', similarity: probe ? cosineSimilarity(probe, found.face.embedding) : null, ...(washedOut ? { washedOut } : {}), ...(found.cutByEdge ? { cutByEdge: true } : {}), ...(hidden.length ? { hidden } : {}) };
 }

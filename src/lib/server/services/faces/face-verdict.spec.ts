@@ -151,6 +151,16 @@ describe('judgeFaceEvidence', () => {
 		expect(compare(0.09, false).finish).toEqual({ outcome: 'noMatch', reason: 'noMatch' });
 	});
 
+	it('calls a reference with its eyes or mouth covered unusable when it does not match, and a match a match', () => {
+		const compare = (similarity: number, hidden?: ('eyes' | 'mouth')[]) =>
+			judgeFaceEvidence(input({ type: 'face_compare', requireLiveness: false, challenge: null, reference: { ok: true, source: 'url', kind: 'image', similarity, ...(hidden ? { hidden } : {}) } }));
+		expect(compare(0.36, ['eyes']).finish).toEqual({ outcome: 'imageUnavailable', reason: 'referenceUnavailable' });
+		expect(compare(0.36, ['mouth']).finish).toEqual({ outcome: 'imageUnavailable', reason: 'referenceUnavailable' });
+		expect(compare(0.52, ['eyes', 'mouth']).finish).toEqual({ outcome: 'match' });
+		expect(compare(0.36, []).finish).toEqual({ outcome: 'noMatch', reason: 'noMatch' });
+		expect(compare(0.36).finish).toEqual({ outcome: 'noMatch', reason: 'noMatch' });
+	});
+
 	it('applies the quality gate to captures only', () => {
 		const blurry: QualityVerdict = { ...PASS, pass: false, reasons: ['blurry'] };
 		const a = analysis([frame(0, { gate: blurry }), frame(100, { gate: blurry }), frame(200, { gate: blurry })]);

@@ -1,0 +1,140 @@
+// Whether a face's eyes or mouth are hidden: dark glasses, a mask. The embedding of such a face
+// misses its owner (face-damage eval, 2026-11-29: a band of dark glass across the eyes, 4 of 10
+// genuine pairs under the threshold; a surgical mask, 7 of 10; no stranger matched either), so a
+// non-match with it says nothing about who the person is: the reference is unusable, the capture
+// must be taken again without them.
+//
+// No model here knows glasses or masks; the landmark model places eyes and lips on them anyway. The
+// face is its own yardstick: the skin the occluder leaves bare is measured against the places the
+// features should be. An eye, however dark its iris, its lashes or its make-up, is framed by bright
+// white and bare lid; a lens is dark all over. Lips and chin are skin-coloured or redder; a mask is
+// a colour no skin has, or none. Where the photo has no colour (grey, a photocopy) the mouth is not
+// judged: a mask and a grey beard are then alike.
+import type { Point, RgbaImage } from './image.ts';
+import { meanPoint, point, type Landmarks68 } from './landmarks.ts';
+
+export interface HiddenFeatures {
+	/** Both eyes hidden (dark glasses). */
+	eyes: boolean;
+	/** Mouth and chin hidden (a mask). */
+	mouth: boolean;
+	/** Brightest part (85th percentile) of each eye's surroundings over the bare cheek's median grey (left, right); null where not measured. */
+	eyeLight: [number, number] | null;
+	/** Chroma distance of the lips and chin from the face's bare skin (ln R/G, ln B/G); null where the photo has no colour to tell. */
+	mouthChroma: number | null;
+}
+
+/**
+ * Both eyes whose brightest sixth (over about the eye's own width) is darker than this share of the
+ * bare cheek's median are behind dark lenses. Measured 2026-11-29 on 47 faces of 19 photos (the
+ * fixtures and the face-api demo photos: heavy eye make-up, coloured stage light): without glasses
+ * the brighter eye of each face stood at 0.82 or more (one eye alone at 0.48); with lenses drawn on
+ * the same faces (black, brown, grey at 75 %, navy) the brighter eye's median was 0.39 and 40 of 47
+ * stood under 0.6 (the rest 0.61–0.80, and one face whose eyes the landmarks lost).
+ */
+export const HIDDEN_EYE_LIGHT = 0.6;
+/**
+ * Chin and lower cheeks this far in chroma (ln R/G, ln B/G) from the bare skin under the eyes are
+ * covered. On the same 47 faces without masks: 0.00–0.33 (the highest two under coloured stage
+ * light, lit blue on one side and warm on the other); with masks drawn: light blue and slate
+ * 0.46–0.96 but for two, pink 0.00–0.60, white and black 0.04–0.52 (their chroma is the skin's
+ * own distance from grey). A mask of no colour is therefore mostly missed: the margin above coloured
+ * light matters more, since a false "mask" would turn a stranger's non-match into no verdict.
+ */
+export const HIDDEN_MOUTH_CHROMA = 0.45;
+/** Bare skin nearer grey than this in chroma: the photo has no colour to judge a mask by. */
+const GREY_CHROMA = 0.04;
+
+interface Sample {
+	grey: number[];
+	logRg: number[];
+	logBg: number[];
+	/** Pixels the box would hold were it all inside the image. */
+	expected: number;
+}
+
+/** Most of the sample lies in the photo (a face cut by its edge is not judged where the cut is). */
+const inside = (s: Sample) => s.grey.length >= 0.8 * s.expected;
+
+/** Pixels of `image` in the axis-aligned box centred at `c` (half sizes `hw`, `hh`), every `step` px. */
+function sample(image: RgbaImage, c: Point, hw: number, hh: number): Sample {
+	const step = Math.max(1, Math.floor(Math.min(hw, hh) / 8));
+	const out: Sample = { grey: [], logRg: [], logBg: [], expected: (Math.floor((2 * Math.round(hw)) / step) + 1) * (Math.floor((2 * Math.round(hh)) / step) + 1) };
+	const x0 = Math.max(0, Math.round(c.x - hw));
+	const x1 = Math.min(image.width - 1, Math.round(c.x + hw));
+	const y0 = Math.max(0, Math.round(c.y - hh));
+	const y1 = Math.min(image.height - 1, Math.round(c.y + hh));
+	for (let y = y0; y <= y1; y += step) {
+		for (let x = x0; x <= x1; x += step) {
+			const k = 4 * (y * image.width + x);
+			const r = image.data[k];
+			const g = image.data[k + 1];
+			const b = image.data[k + 2];
+			out.grey.push(0.299 * r + 0.587 * g + 0.114 * b);
+			out.logRg.push(Math.log((r + 4) / (g + 4)));
+			out.logBg.push(Math.log((b + 4) / (g + 4)));
+		}
+	}
+	return out;
+}
+
+function quantile(values: number[], q: number): number {
+	if (!values.length) return NaN;
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+const merge = (...parts: Sample[]): Sample => ({ grey: parts.flatMap((p) => p.grey), logRg: parts.flatMap((p) => p.logRg), logBg: parts.flatMap((p) => p.logBg), expected: parts.reduce((n, p) => n + p.expected, 0) });
+const lerp = (a: Point, b: Point, t: number): Point => ({ x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t });
+
+/** The features hidden in the face with `landmarks` (68 points, image pixels). */
+export function hiddenFeatures(image: RgbaImage, landmarks: Landmarks68): HiddenFeatures {
+	const leftEye = meanPoint(landmarks, [36, 37, 38, 39, 40, 41]);
+	const rightEye = meanPoint(landmarks, [42, 43, 44, 45, 46, 47]);
+	const eyes = lerp(leftEye, rightEye, 0.5);
+	const mouth = meanPoint(landmarks, [48, 54, 57, 51]);
+	const eyeGap = Math.hypot(rightEye.x - leftEye.x, rightEye.y - leftEye.y);
+	const unit = Math.max(2, eyeGap / 6);
+	if (eyeGap < 12) return { eyes: false, mouth: false, eyeLight: null, mouthChroma: null };
+
+	// Bare skin for the eyes: the cheeks beside the nostrils and the nose tip (below any lens).
+	const lowerSkin = merge(
+		sample(image, lerp(point(landmarks, 31), point(landmarks, 3), 0.45), unit, unit),
+		sample(image, lerp(point(landmarks, 35), point(landmarks, 13), 0.45), unit, unit),
+		sample(image, point(landmarks, 30), unit * 0.8, unit * 0.8)
+	);
+	// Bare skin for the mouth: under each eye and between the brows (above any mask).
+	const down = { x: mouth.x - eyes.x, y: mouth.y - eyes.y };
+	const forehead = sample(image, { x: eyes.x - 0.45 * down.x, y: eyes.y - 0.45 * down.y }, unit, unit * 0.6);
+	const upperSkin = merge(
+		sample(image, { x: leftEye.x + 0.3 * down.x, y: leftEye.y + 0.3 * down.y }, unit, unit * 0.6),
+		sample(image, { x: rightEye.x + 0.3 * down.x, y: rightEye.y + 0.3 * down.y }, unit, unit * 0.6),
+		forehead
+	);
+
+	const skinRg = quantile(upperSkin.logRg, 0.5);
+	const skinBg = quantile(upperSkin.logBg, 0.5);
+	// The chin and the cheeks beside the mouth, not the lips: lipstick is any colour.
+	const lower = merge(
+		sample(image, lerp(point(landmarks, 57), point(landmarks, 8), 0.55), unit * 1.2, unit * 0.7),
+		sample(image, lerp(point(landmarks, 48), point(landmarks, 5), 0.5), unit * 0.8, unit * 0.8),
+		sample(image, lerp(point(landmarks, 54), point(landmarks, 11), 0.5), unit * 0.8, unit * 0.8)
+	);
+	const mouthChroma = inside(upperSkin) && inside(lower) && Math.hypot(skinRg, skinBg) >= GREY_CHROMA ? Math.hypot(quantile(lower.logRg, 0.5) - skinRg, quantile(lower.logBg, 0.5) - skinBg) : null;
+	const mouthHidden = mouthChroma !== null && mouthChroma > HIDDEN_MOUTH_CHROMA;
+
+	// The eyes against the cheeks beside the nose (or, where a mask covers those, under the eyes), and
+	// against the brow: both must find them dark. A white mask the eyes' cheeks measured alone made
+	// bare eyes look dark; dark fringe over the brow only makes a lens harder to see.
+	const skin = mouthHidden ? upperSkin : lowerSkin;
+	const eyeSamples = [leftEye, rightEye].map((c) => sample(image, c, unit * 1.4, unit * 0.9));
+	const against = (s: Sample) => eyeSamples.map((e) => quantile(e.grey, 0.85) / Math.max(1, quantile(s.grey, 0.5))) as [number, number];
+	const light = inside(skin) && eyeSamples.every(inside) ? against(skin) : null;
+	const browLight = light && inside(forehead) ? against(forehead) : null;
+	return {
+		eyes: light !== null && Math.max(...light) < HIDDEN_EYE_LIGHT && (browLight === null || Math.max(...browLight) < HIDDEN_EYE_LIGHT),
+		mouth: mouthHidden,
+		eyeLight: light,
+		mouthChroma
+	};
+}
