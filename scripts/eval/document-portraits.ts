@@ -16,6 +16,7 @@ import sharp from 'sharp';
 import { MATCH_THRESHOLD } from '../../src/lib/domain/face/thresholds.ts';
 import { cosineSimilarity } from '../../src/lib/face/embedding.ts';
 import { MAX_LUMINANCE, MIN_REFERENCE_FACE_WIDTH } from '../../src/lib/face/face-thresholds.ts';
+import { hiddenList } from '../../src/lib/face/occlusion.ts';
 import { FaceEngine } from '../../src/lib/server/biometrics/face-engine.ts';
 import { DocumentReader } from '../../src/lib/server/documents/document-reader.service.ts';
 import { cliArg, EVAL_ROOT, facePhotos, FIXTURE_SOURCE } from './face-photos.ts';
@@ -116,7 +117,7 @@ for (const style of styles) {
 			const washed = found.face.quality.luminance > MAX_LUMINANCE;
 			if (washed) row.washedOut++;
 			if (found.cutByEdge) row.cutByEdge++;
-			const hidden = (['eyes', 'mouth'] as const).filter((f) => found.hidden[f]);
+			const hidden = hiddenList(found.hidden);
 			if (hidden.length) row.hidden++;
 			tallyPairs(row, found.face.embedding, p, all, clean, { doubt: washed ? 'washed out' : found.cutByEdge ? 'cut by the edge' : hidden.length ? `${hidden.join(' and ')} hidden` : null, label: `portrait face ${width} px` });
 			// The portrait against its own photo: what the page did to the face, with no other change.

@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { MATCH_THRESHOLD } from '../../src/lib/domain/face/thresholds.ts';
 import { MAX_LUMINANCE, MIN_REFERENCE_FACE_WIDTH } from '../../src/lib/face/face-thresholds.ts';
+import { hiddenList } from '../../src/lib/face/occlusion.ts';
 import { FaceEngine } from '../../src/lib/server/biometrics/face-engine.ts';
 import { cliArg, EVAL_ROOT, facePhotos, FIXTURE_SOURCE } from './face-photos.ts';
 import { cleanReferences, tallyPairs, type FaceBox, type PairTally } from './reference-pairs.ts';
@@ -230,7 +231,7 @@ for (const damage of selected) {
 		const washed = found.face.quality.luminance > MAX_LUMINANCE;
 		if (washed) row.washedOut++;
 		if (found.cutByEdge) row.cutByEdge++;
-		const hidden = (['eyes', 'mouth'] as const).filter((f) => found.hidden[f]);
+		const hidden = hiddenList(found.hidden);
 		if (hidden.length) row.hidden++;
 		tallyPairs(row, found.face.embedding, p, all, clean, { doubt: washed ? 'washed out' : found.cutByEdge ? 'cut by the edge' : hidden.length ? `${hidden.join(' and ')} hidden` : null, label: `face ${Math.round(found.face.box.width)} px` });
 	}

@@ -13,6 +13,8 @@
 import type { Point, RgbaImage } from './image.ts';
 import { meanPoint, point, type Landmarks68 } from './landmarks.ts';
 
+export type HiddenFeature = 'eyes' | 'mouth';
+
 export interface HiddenFeatures {
 	/** Both eyes hidden (dark glasses). */
 	eyes: boolean;
@@ -138,3 +140,6 @@ export function hiddenFeatures(image: RgbaImage, landmarks: Landmarks68): Hidden
 		mouthChroma
 	};
 }
+
+/** The hidden features by name, eyes first. */
+export const hiddenList = (h: HiddenFeatures): HiddenFeature[] => (['eyes', 'mouth'] as const).filter((f) => h[f]);

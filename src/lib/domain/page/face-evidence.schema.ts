@@ -92,6 +92,8 @@ export const FACE_FAILURE_REASONS = [
 	'identityChanged',
 	'injection',
 	'noMatch',
+	// Dark glasses or a mask over a face that did not match, or that a capture would save (occlusion.ts).
+	'faceCovered',
 	'referenceUnavailable',
 	'noConsent',
 	'timeout',
@@ -100,4 +102,4 @@ export const FACE_FAILURE_REASONS = [
 export type FaceFailureReason = (typeof FACE_FAILURE_REASONS)[number];
 
 /** Failures the user can fix by trying again (the others end the node at once). */
-export const RETRYABLE_FAILURES: ReadonlySet<FaceFailureReason> = new Set(['noFace', 'multipleFaces', 'poorQuality', 'notLive', 'challengeFailed', 'timeout']);
+export const RETRYABLE_FAILURES: ReadonlySet<FaceFailureReason> = new Set(['noFace', 'multipleFaces', 'poorQuality', 'notLive', 'challengeFailed', 'faceCovered', 'timeout']);

@@ -16,6 +16,7 @@ import { frameSignature, LOOP_PIXEL_DIFF, motionSignals, pixelDistance, timingSi
 import { fivePoints, type Landmarks5 } from '#lib/face/landmarks.ts';
 import { measureLight, type LightMeasure } from '#lib/face/light-response.ts';
 import { createQualityScratch, measureFace, type FaceQualityMetrics } from '#lib/face/quality.ts';
+import { hiddenFeatures, hiddenList, type HiddenFeature } from '#lib/face/occlusion.ts';
 import { looksLikeSkin } from '#lib/face/skin-tone.ts';
 import { qualityGate, type QualitySettings, type QualityVerdict } from '#lib/face/quality-gate.ts';
 import type { FaceEngine } from '../../biometrics/face-engine.ts';
@@ -36,6 +37,8 @@ export interface AnalysedFace {
 	gate: QualityVerdict;
 	liveness: number | null;
 	embedding: Float32Array | null;
+	/** Features dark glasses or a mask hide (occlusion.ts); absent when none. */
+	hidden?: HiddenFeature[];
 }
 
 export interface AnalysedFrame {
@@ -155,6 +158,7 @@ export async function analyseEvidence(engine: FaceEngine, input: readonly Eviden
 			if (largest) {
 				const landmarks = await pipeline.landmarks(image, largest.box);
 				const quality = measureFace(image, largest.box, landmarks, scratch);
+				const hidden = hiddenList(hiddenFeatures(image, landmarks));
 				face = {
 					box: largest.box,
 					score: largest.score,
@@ -162,7 +166,8 @@ export async function analyseEvidence(engine: FaceEngine, input: readonly Eviden
 					quality,
 					gate: serverGate(quality, detections.length, plan.quality),
 					liveness: null,
-					embedding: null
+					embedding: null,
+					...(hidden.length ? { hidden } : {})
 				};
 			}
 			// Cheap (a few thousand pixels): measured on every frame, judged only when a light challenge ran.

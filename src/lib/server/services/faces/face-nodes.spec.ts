@@ -307,6 +307,38 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 		expect((otherReport.details as any).disagreements).toEqual(expect.arrayContaining([expect.stringMatching(/^outcome: page claimed 'passed'/), expect.stringMatching(/^similarity: page claimed 0.93/)]));
 	});
 
+	it('face_scan: dark glasses on a stranger end as faceCovered, not noMatch; a capture with them is not saved', async () => {
+		const engine = await FaceEngine.create();
+		// Dark lenses drawn over the eyes the server's own landmarks find in each frame.
+		const withGlasses = (list: TestFrame[]) =>
+			Promise.all(
+				list.map(async (f) => {
+					const bytes = Buffer.from(f.image, 'base64');
+					const { image, faces } = await engine.analyseBytes(new Uint8Array(bytes), { embed: false, liveness: false });
+					const [le, re] = faces[0].landmarks5;
+					const gap = re.x - le.x;
+					const lens = (c: { x: number; y: number }) => `<ellipse cx="${c.x}" cy="${c.y}" rx="${0.42 * gap}" ry="${0.3 * gap}" fill="#161616" opacity="0.9"/>`;
+					const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${image.width}" height="${image.height}">${lens(le)}${lens(re)}</svg>`;
+					return { ...f, image: (await sharp(bytes).composite([{ input: Buffer.from(svg) }]).jpeg({ quality: 90 }).toBuffer()).toString('base64') };
+				})
+			);
+		const reference = await fixtureBase64('barack_obama_1.jpg');
+		const compare = { id: 'cmp', type: 'face_scan', mode: 'compare', referenceImageSource: 'providedData', referenceImageKey: 'idPhoto', maxRetries: 0 };
+		const other = await start([compare], { settings: { providedData: { idPhoto: reference } } });
+		await upload(other.principal, other.state, { frames: await withGlasses(frames.biden) });
+		const report = (await reports(other.sessionId)).find((r) => r.nodeId === 'cmp')!;
+		expect(report).toMatchObject({ outcome: 'notPassed', details: { reason: 'faceCovered', bestFrame: { hidden: ['eyes'] } } });
+		expect((report.details as any).similarity).toBeLessThan(0.45);
+
+		const capture = { id: 'selfie', type: 'face_scan', mode: 'capture', saveToField: 'selfie', maxRetries: 0 };
+		const saving = await start([capture]);
+		await upload(saving.principal, saving.state, { frames: await withGlasses(frames.obama2) });
+		const captured = (await reports(saving.sessionId)).find((r) => r.nodeId === 'selfie')!;
+		expect(captured).toMatchObject({ outcome: 'notPassed', details: { reason: 'faceCovered' } });
+		const session = await app.uow.repos.sessions.findById(saving.sessionId);
+		expect((session!.data as Record<string, unknown>).selfie).toBeUndefined();
+	});
+
 	it('face_compare with a washed-out reference: a stranger is not called noMatch but the reference unusable, and says why', async () => {
 		// Exposure ×1.9 + 40: most of the face's skin clipped white (the face-damage eval's `blownOut`).
 		const blown = (await sharp(Buffer.from(await fixtureBase64('barack_obama_1.jpg'), 'base64')).linear(1.9, 40).jpeg({ quality: 88 }).toBuffer()).toString('base64');

@@ -1,6 +1,7 @@
 // The reference face of a comparison (face_scan `mode: compare`, face_compare): a face saved earlier
 // in the session (`saveToField` of a capture, or the document portrait a document_scan saves), a
 // base64 image the integrator put in `providedData`, or an https URL the server fetches itself.
+import { hiddenList } from '#lib/face/occlusion.ts';
 import { z } from 'zod';
 import { DOCUMENT_PORTRAIT_FIELD } from '#lib/domain/nodes/document-scan.contract.ts';
 import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
@@ -134,6 +135,6 @@ export async function compareWithReference(node: CompareNode, session: Session, 
 	const width = Math.round(found.face.box.width);
 	if (width < MIN_REFERENCE_FACE_WIDTH) return { ok: false, source, error: `the face in the reference image is too small to compare (${width} px wide; at least ${MIN_REFERENCE_FACE_WIDTH})` };
 	const washedOut = found.face.quality.luminance > MAX_LUMINANCE;
-	const hidden = (['eyes', 'mouth'] as const).filter((f) => found.hidden[f]);
+	const hidden = hiddenList(found.hidden);
 	return { ok: true, source, kind: 'image', similarity: probe ? cosineSimilarity(probe, found.face.embedding) : null, ...(washedOut ? { washedOut } : {}), ...(found.cutByEdge ? { cutByEdge: true } : {}), ...(hidden.length ? { hidden } : {}) };
 }

@@ -161,6 +161,28 @@ describe('judgeFaceEvidence', () => {
 		expect(compare(0.36).finish).toEqual({ outcome: 'noMatch', reason: 'noMatch' });
 	});
 
+	it('asks a user with dark glasses or a mask to take them off where the covered face would decide, and lets a match pass', () => {
+		const covered = (hidden: ('eyes' | 'mouth')[]) => analysis(turnLeftFrames().map((f) => ({ ...f, face: f.face && { ...f.face, hidden } })));
+		const scan = (mode: 'capture' | 'compare', similarity: number | null, hidden: ('eyes' | 'mouth')[]) =>
+			judgeFaceEvidence(input({ type: 'face_scan', mode, requireLiveness: false, challenge: null, analysis: covered(hidden), ...(similarity === null ? {} : { reference: { ok: true, source: 'providedData', kind: 'image', similarity } }) }));
+		// A capture would save the covered face: another try, whatever it looks like.
+		expect(scan('capture', null, ['eyes']).retry).toEqual({ reason: 'faceCovered' });
+		expect(scan('capture', null, []).finish).toEqual({ outcome: 'passed' });
+		// Compared: a non-match with a covered face is no evidence of another person; a match is a match.
+		expect(scan('compare', 0.31, ['mouth']).retry).toEqual({ reason: 'faceCovered' });
+		expect(scan('compare', 0.58, ['eyes']).finish).toEqual({ outcome: 'passed' });
+		expect(scan('compare', 0.31, []).finish).toEqual({ outcome: 'notPassed', reason: 'noMatch' });
+		// Out of tries, the node ends as a failed check, not as someone else.
+		const last = judgeFaceEvidence(input({ type: 'face_scan', mode: 'compare', requireLiveness: false, challenge: null, analysis: covered(['eyes']), reference: { ok: true, source: 'url', kind: 'image', similarity: 0.2 }, failedTries: 3, maxRetries: 3 }));
+		expect(last.finish).toEqual({ outcome: 'notPassed', reason: 'faceCovered' });
+		// Recognition: a covered face that matches no one is not a new user yet.
+		const recognise = (score: number | null) => judgeFaceEvidence(input({ type: 'recognition', requireLiveness: false, challenge: null, analysis: covered(['eyes']), recognition: { match: score === null ? null : { templateId: 't', sessionId: 's', clientReferenceId: 'c', score } } }));
+		expect(recognise(null).retry).toEqual({ reason: 'faceCovered' });
+		expect(recognise(0.7).finish).toEqual({ outcome: 'recognized' });
+		// Liveness does not compare a face: glasses do not stop it.
+		expect(judgeFaceEvidence(input({ analysis: covered(['eyes']) })).finish).toEqual({ outcome: 'livenessDetected' });
+	});
+
 	it('applies the quality gate to captures only', () => {
 		const blurry: QualityVerdict = { ...PASS, pass: false, reasons: ['blurry'] };
 		const a = analysis([frame(0, { gate: blurry }), frame(100, { gate: blurry }), frame(200, { gate: blurry })]);

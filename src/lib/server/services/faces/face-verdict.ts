@@ -8,6 +8,7 @@ import type { LightSequence } from '#lib/domain/face/light-challenge.ts';
 import { verifyLightResponse, type LightResult } from '#lib/face/light-response.ts';
 import { verifyTurnContinuity, type ContinuityResult } from '#lib/face/turn-continuity.ts';
 import { isVirtualCameraLabel } from '#lib/face/injection.ts';
+import type { HiddenFeature } from '#lib/face/occlusion.ts';
 import type { EvidenceAnalysis } from './evidence-analysis.ts';
 
 export type { FaceNodeType } from '#lib/domain/flow/node-types.ts';
@@ -35,7 +36,7 @@ export type ReferenceResult =
 			 * Features the reference photo hides (dark glasses over the eyes, a mask over mouth and chin:
 			 * occlusion.ts). It can still match; a low similarity is no evidence of another person.
 			 */
-			hidden?: ('eyes' | 'mouth')[];
+			hidden?: HiddenFeature[];
 	  }
 	| { ok: false; source: 'session' | 'providedData' | 'url' | 'none'; error: string };
 
@@ -179,6 +180,13 @@ export function judgeFaceEvidence(input: JudgeInput): Judgement {
 		// 9 pairs, faces cut below the eyes in 10 of 10; neither matched a stranger): the reference is
 		// unusable, not the user someone else. So is one whose eyes or mouth are hidden (dark glasses: 4 of
 		// 10 genuine pairs missed, a mask 7 of 10, no stranger matched).
+		// Dark glasses or a mask on the user: a capture would save a face that is half there, and a
+		// non-match says only that the covered face did not match. The user can take them off.
+		if (best.face.hidden?.length) {
+			if (type === 'face_scan' && input.mode === 'capture') return 'faceCovered';
+			if (type === 'recognition' && !(input.recognition?.match && input.recognition.match.score >= input.threshold)) return 'faceCovered';
+			if (input.reference?.ok && (similarity === null || similarity < input.threshold)) return 'faceCovered';
+		}
 		if (input.reference?.ok && (similarity === null || similarity < input.threshold)) return input.reference.washedOut || input.reference.cutByEdge || input.reference.hidden?.length ? 'referenceUnavailable' : 'noMatch';
 		return null;
 	})();

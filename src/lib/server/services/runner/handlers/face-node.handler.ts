@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import type { HiddenFeature } from '#lib/face/occlusion.ts';
 import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
 import { faceSettingsOf, type FaceSettings } from '#lib/domain/nodes/face.contract.ts';
 import type { FaceFailureReason } from '#lib/domain/page/face-evidence.schema.ts';
@@ -107,7 +108,8 @@ function reportDetails(ctx: Ctx, evidence: FaceEvidence, judgement: Judgement, s
 						sharpness: round(q.sharpness, 1),
 						luminance: round(q.luminance, 1),
 						qualityScore: round(best.face.gate.score),
-						qualityReasons: best.face.gate.reasons
+						qualityReasons: best.face.gate.reasons,
+						...(best.face.hidden ? { hidden: best.face.hidden } : {})
 					}
 				}
 			: {}),
@@ -150,7 +152,7 @@ function referenceDetails(reference: ReferenceResult, judgement: Judgement): Rec
 }
 
 const WASHED_OUT_REFERENCE = 'the face in the reference image is washed out (overexposed) and did not match: too little of it is left to tell another person from the same one; send a photo with the face evenly lit';
-const hiddenReference = (hidden: readonly ('eyes' | 'mouth')[]) =>
+const hiddenReference = (hidden: readonly HiddenFeature[]) =>
 	`the face in the reference image has its ${hidden.map((f) => (f === 'eyes' ? 'eyes hidden (dark glasses)' : 'mouth and chin covered (a mask)')).join(' and ')} and did not match: what is covered cannot be compared; send a photo with the whole face uncovered`;
 const CUT_REFERENCE = "the face in the reference image is cut by the image's edge (at the eyes or the mouth) and did not match: the missing part of the face cannot be compared; send a photo with the whole face";
 
