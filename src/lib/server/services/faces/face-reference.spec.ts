@@ -30,12 +30,13 @@ describe('sessionReferenceKey', () => {
 	});
 });
 
-describe('compareWithReference: a reference face too small to compare', () => {
-	const fixture = (name: string) => readFileSync(new URL(`../../../../../tests/fixtures/faces/${name}`, import.meta.url));
-	const provided = compare({ referenceImageSource: 'providedData', referenceImageKey: 'photo' });
-	const withPhoto = async (bytes: Buffer) => ({ settings: { providedData: { photo: bytes.toString('base64') } } }) as never;
-	const unused = () => Promise.reject(new Error('not used'));
+// A reference photo handed over as providedData, compared by the real engine.
+const fixture = (name: string) => readFileSync(new URL(`../../../../../tests/fixtures/faces/${name}`, import.meta.url));
+const provided = compare({ referenceImageSource: 'providedData', referenceImageKey: 'photo' });
+const withPhoto = async (bytes: Buffer) => ({ settings: { providedData: { photo: bytes.toString('base64') } } }) as never;
+const unused = () => Promise.reject(new Error('not used'));
 
+describe('compareWithReference: a reference face too small to compare', () => {
 	it('is refused as unusable below 32 px, and compared above it', { timeout: 30_000 }, async () => {
 		const engine = await FaceEngine.create();
 		const deps: ReferenceDeps = { engine: async () => engine, sink: {} as never, fetchImage: unused, protect: unused };
@@ -108,11 +109,6 @@ describe('compareWithReference: a reference face too small to compare', () => {
 });
 
 describe('compareWithReference: a reference whose eyes or mouth are covered', () => {
-	const fixture = (name: string) => readFileSync(new URL(`../../../../../tests/fixtures/faces/${name}`, import.meta.url));
-	const provided = compare({ referenceImageSource: 'providedData', referenceImageKey: 'photo' });
-	const withPhoto = async (bytes: Buffer) => ({ settings: { providedData: { photo: bytes.toString('base64') } } }) as never;
-	const unused = () => Promise.reject(new Error('not used'));
-
 	it('marks dark glasses and a coloured mask as hidden features, and a bare face not', { timeout: 60_000 }, async () => {
 		const engine = await FaceEngine.create();
 		const deps: ReferenceDeps = { engine: async () => engine, sink: {} as never, fetchImage: unused, protect: unused };
