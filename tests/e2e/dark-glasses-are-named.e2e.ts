@@ -29,25 +29,41 @@ async function glassesStill(): Promise<string> {
 }
 
 // Dark glasses hide what a face is compared by: a capture would save half a face as the user's. The
-// server finds them on the best frame and the page asks the user, in words, to take them off; bare,
-// the face is captured.
+// page's worker sees them while the user holds still and says so (a hint: the capture goes on), the
+// server finds them on the best frame and asks the user, in words, to take them off; bare, the face
+// is captured.
 test('a face in dark glasses is asked to take them off; without them it is captured', async ({ browser }) => {
 	test.setTimeout(150_000);
 	mkdirSync(SHOTS, { recursive: true });
+	const seen: string[] = [];
 	const run = await runSceneSession(
 		browser,
 		{ glasses: { still: await glassesStill() }, bare: 'faces/barack_obama_1.jpg' },
-		{ flow: faceFlow([{ id: 'scan', type: 'face_scan', mode: 'capture', maxRetries: 2, ...QUICK }]) },
+		{ flow: faceFlow([{ id: 'scan', type: 'face_scan', mode: 'capture', maxRetries: 2, ...QUICK, captureDelay: 1500 }]) },
 		async (page, camera) => {
 			const face = page.getByTestId('face-node');
 			await expect(face).toBeVisible({ timeout: 60_000 });
-			await expect(face).toHaveAttribute('data-message', 'failure.faceCovered', { timeout: 60_000 });
+			const reaches = (message: string) =>
+				expect
+					.poll(async () => {
+						const now = await face.getAttribute('data-message', { timeout: 500 }).catch(() => null);
+						if (now && seen.at(-1) !== now) seen.push(now);
+						return now;
+					}, { timeout: 60_000, intervals: [100] })
+					.toBe(message);
+			// The first try: the server finds the glasses on the best frame and says so.
+			await reaches('failure.faceCovered');
 			await expect(page.getByTestId('face-guidance')).toContainText('Your eyes or mouth were covered. Take off dark glasses or a mask and try again.');
 			await page.screenshot({ path: path.join(SHOTS, 'face-covered-desktop.png') });
+			// The next: the worker's models are in, and its look at the frames names the glasses while the
+			// user holds still (a hint: the hold goes on).
+			await reaches('guidance.faceCovered');
+			await expect(page.getByTestId('face-guidance')).toContainText('Remove anything covering your face');
 			await camera.show('bare');
 		}
 	);
 	expect(run.outcomes.scan).toBe('passed');
-	expect(run.reports.scan.details.tries).toBe(2);
+	// Bare during the second hold or the third: either way no try with the glasses passed.
+	expect(run.reports.scan.details.tries).toBeGreaterThanOrEqual(2);
 	expect(run.reports.scan.details.bestFrame.hidden).toBeUndefined();
 });

@@ -12,7 +12,7 @@ import { MAX_EVIDENCE_FRAMES } from '#lib/domain/page/face-evidence.schema.ts';
 type Scene = 'none' | 'good' | 'small' | 'off';
 
 /** A fake camera + detector + worker: what the "user" does is a function of time since the test began. */
-function harness(script: { scene: (t: number) => Scene; yaw?: (t: number) => number; ear?: (t: number) => number; liveness?: number; analyseMs?: number; uploadMs?: number }, answers: UploadAnswer[] = [{ kind: 'moved' }]) {
+function harness(script: { scene: (t: number) => Scene; yaw?: (t: number) => number; ear?: (t: number) => number; covered?: (t: number) => boolean; liveness?: number; analyseMs?: number; uploadMs?: number }, answers: UploadAnswer[] = [{ kind: 'moved' }]) {
 	const t0 = Date.now();
 	const at = () => Date.now() - t0;
 	const uploads: EvidencePayload[] = [];
@@ -38,7 +38,7 @@ function harness(script: { scene: (t: number) => Scene; yaw?: (t: number) => num
 				frameId,
 				width: 640,
 				height: 480,
-				face: present ? { box: { x: 0, y: 0, width: 1, height: 1 }, yaw: script.yaw?.(t) ?? 0, pitch: 0, roll: 0, ear: script.ear?.(t) ?? 0.3, landmarks5: [] as never } : null,
+				face: present ? { box: { x: 0, y: 0, width: 1, height: 1 }, yaw: script.yaw?.(t) ?? 0, pitch: 0, roll: 0, ear: script.ear?.(t) ?? 0.3, landmarks5: [] as never, ...(script.covered?.(t) ? { hidden: ['eyes' as const] } : {}) } : null,
 				embedding: present && want.embed ? new Float32Array([1, 0, 0]) : null,
 				liveness: present && want.liveness ? (script.liveness ?? 0.9) : null,
 				signature,
@@ -222,6 +222,22 @@ describe('CaptureMachine (fake detector, fake timers)', () => {
 		// In time order, as the server reads them, and the claim does not call them out of order.
 		expect(upload.frames.map((f) => f.t)).toEqual([...upload.frames.map((f) => f.t)].sort((a, b) => a - b));
 		expect(upload.claim.timing?.nonMonotonic).toBe(false);
+	});
+
+	it('asks a face in dark glasses to uncover while it holds, and captures anyway (the server decides)', async () => {
+		const h = harness({ scene: () => 'good', covered: (t) => t < 1500, analyseMs: 50 });
+		const m = new CaptureMachine(h.ports, config({ captureDelay: 2400 }));
+		const messages: string[] = [];
+		m.subscribe((v) => {
+			if (v.message && messages.at(-1) !== v.message) messages.push(v.message);
+		});
+		await m.start();
+		await vi.advanceTimersByTimeAsync(1400);
+		expect(m.view).toMatchObject({ phase: 'holding', message: 'guidance.faceCovered' });
+		// The glasses come off: the next frame analysed says so, and the hold was never broken.
+		await vi.advanceTimersByTimeAsync(4000);
+		expect(messages.slice(0, 5)).toEqual(['guidance.loading', 'guidance.good', 'guidance.faceCovered', 'guidance.good', 'guidance.checking']);
+		expect(h.uploads).toHaveLength(1);
 	});
 
 	it('starts the hold over when the face leaves, and drops the frames of the broken hold', async () => {

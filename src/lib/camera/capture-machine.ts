@@ -237,7 +237,7 @@ export class CaptureMachine {
 			// The hold ends the moment the ring is full: no "hold it there" with a full ring.
 			if (held >= delay && due >= passive && !this.#busy) return void this.#captured();
 			const timeShare = delay > 0 ? Math.min(1, held / delay) : 1;
-			this.#set({ box: check.box, progress: Math.min(timeShare, passive > 0 ? due / passive : 1, 0.99), message: 'guidance.good' });
+			this.#set({ box: check.box, progress: Math.min(timeShare, passive > 0 ? due / passive : 1, 0.99), message: this.#coveredHint() });
 			// Passive frames spread over the hold: frame k once the hold is k/passive through.
 			if (!this.#busy && due < passive && held >= (delay * due) / passive) void this.#grab('passive', check.box);
 			return;
@@ -255,6 +255,17 @@ export class CaptureMachine {
 				this.#set({ phase: 'positioning', progress: 0 });
 			}
 		}
+	}
+
+	/**
+	 * "Remove anything covering your face" while the hold's latest analysed frame shows dark glasses or
+	 * a mask (the worker measures them as the server does); else "hold it there". Only a hint: the hold
+	 * goes on and the server decides (faceCovered), so a face the page misjudges is never kept from
+	 * being captured.
+	 */
+	#coveredHint(): string {
+		const last = this.#frames.findLast((f) => f.kind === 'passive' && f.result);
+		return last?.result?.face?.hidden?.length ? 'guidance.faceCovered' : 'guidance.good';
 	}
 
 	/** Counts how long no face has been in view; past noFaceMs, ends the try (true when it did). */

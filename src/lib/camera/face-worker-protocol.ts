@@ -1,6 +1,7 @@
 // Messages between the page and face.worker.ts (embedding, passive liveness and landmarks off the main
 // thread, so the camera preview never waits for a model).
 import type { Box, Point } from '#lib/face/image.ts';
+import type { HiddenFeature } from '#lib/face/occlusion.ts';
 
 export interface FrameWants {
 	/** 68 landmarks → pose and eye state (the challenge). Always done when a face is found. */
@@ -25,6 +26,8 @@ export interface FrameFace {
 	/** Mean eye aspect ratio. */
 	ear: number;
 	landmarks5: [Point, Point, Point, Point, Point];
+	/** Features dark glasses or a mask hide (occlusion.ts, as the server measures them); absent when none. */
+	hidden?: HiddenFeature[];
 }
 
 export interface FrameResult {

@@ -9,6 +9,7 @@ import { FacePipeline } from '#lib/face/face-pipeline.ts';
 import type { Box, RgbaImage } from '#lib/face/image.ts';
 import { frameSignature } from '#lib/face/injection.ts';
 import { fivePoints, type Landmarks5 } from '#lib/face/landmarks.ts';
+import { hiddenFeatures, hiddenList } from '#lib/face/occlusion.ts';
 import { eyeAspectRatio, headPose } from '#lib/face/quality.ts';
 import { frBoxFromBlaze, frBoxFromLandmarks } from './box-from.ts';
 import type { EncodeResult, FrameResult, InitResult, WorkerRequest, WorkerResponse } from './face-worker-protocol.ts';
@@ -56,7 +57,8 @@ async function analyseFrame(msg: Extract<WorkerRequest, { type: 'frame' }>): Pro
 		landmarks = await p.landmarks(image, box);
 		const pose = headPose(landmarks);
 		const five = fivePoints(landmarks);
-		face = { box, ...pose, ear: (eyeAspectRatio(landmarks, 36) + eyeAspectRatio(landmarks, 42)) / 2, landmarks5: five };
+		const hidden = hiddenList(hiddenFeatures(image, landmarks));
+		face = { box, ...pose, ear: (eyeAspectRatio(landmarks, 36) + eyeAspectRatio(landmarks, 42)) / 2, landmarks5: five, ...(hidden.length ? { hidden } : {}) };
 		if (msg.want.embed) embedding = await p.embedAsIs(image, five);
 		if (msg.want.liveness) liveness = await p.liveness(image, box);
 	}
