@@ -36,11 +36,25 @@ test('a live face that turns as asked passes liveness_detection and face_scan ca
 			await camera.show('turning');
 			await expect(face).not.toHaveAttribute('data-phase', 'challenge', { timeout: 60_000 });
 			await camera.show('frontal');
+			// And turns again if asked again, as a real user would: on a loaded 2-core machine a try can
+			// see too little of the turn (CI, 2026-11-29: the first try was lost, and the journey, which
+			// turned only once, failed every retry). The node's retries are part of the journey.
+			const livenessOver = async () => (await page.locator('[data-screen="end"]').isVisible()) || (await face.getAttribute('data-node', { timeout: 1000 }).catch(() => null)) === 'face_scan';
+			for (let retry = 0; retry < 3; retry++) {
+				await expect
+					.poll(async () => (await livenessOver()) || (await face.getAttribute('data-phase', { timeout: 1000 }).catch(() => null)) === 'challenge', { timeout: 120_000, intervals: [100] })
+					.toBe(true);
+				if (await livenessOver()) break;
+				await camera.show('turning');
+				await expect(face).not.toHaveAttribute('data-phase', 'challenge', { timeout: 60_000 });
+				await camera.show('frontal');
+			}
 		},
 		{ timeoutMs: 180_000 }
 	);
 	expect(run.outcomes).toMatchObject({ perm: 'permissionsGranted', live: 'livenessDetected', selfie: 'passed' });
 	const live = run.reports.live.details;
+	test.info().annotations.push({ type: 'liveness tries', description: String(live.tries) });
 	expect(live.challenge).toMatchObject({ type: 'turnLeft', passed: true });
 	expect(live.liveness.live).toBe(true);
 	// The page's own claim is recorded next to the server's verdict (on this synthetic "turn" the
