@@ -175,11 +175,6 @@ export function judgeFaceEvidence(input: JudgeInput): Judgement {
 		}
 		if (challenge && (!challenge.passed || (injection.enforced && injection.mirrored))) return 'challengeFailed';
 		if (light?.enforced && !light.passed) return 'challengeFailed';
-		// A washed-out reference, or one whose face the photo's edge cuts, that does not match is no
-		// evidence of another person (face-damage eval: blown-out references missed their owner in 2 of
-		// 9 pairs, faces cut below the eyes in 10 of 10; neither matched a stranger): the reference is
-		// unusable, not the user someone else. So is one whose eyes or mouth are hidden (dark glasses: 4 of
-		// 10 genuine pairs missed, a mask 7 of 10, no stranger matched).
 		// Dark glasses or a mask on the user: a capture would save a face that is half there, and a
 		// non-match says only that the covered face did not match. The user can take them off.
 		if (best.face.hidden?.length) {
@@ -187,6 +182,11 @@ export function judgeFaceEvidence(input: JudgeInput): Judgement {
 			if (type === 'recognition' && !(input.recognition?.match && input.recognition.match.score >= input.threshold)) return 'faceCovered';
 			if (input.reference?.ok && (similarity === null || similarity < input.threshold)) return 'faceCovered';
 		}
+		// A washed-out reference, or one whose face the photo's edge cuts, that does not match is no
+		// evidence of another person (face-damage eval: blown-out references missed their owner in 2 of
+		// 9 pairs, faces cut below the eyes in 10 of 10; neither matched a stranger): the reference is
+		// unusable, not the user someone else. So is one whose eyes or mouth are hidden (dark glasses: 4 of
+		// 10 genuine pairs missed, a mask 7 of 10, no stranger matched).
 		if (input.reference?.ok && (similarity === null || similarity < input.threshold)) return input.reference.washedOut || input.reference.cutByEdge || input.reference.hidden?.length ? 'referenceUnavailable' : 'noMatch';
 		return null;
 	})();
