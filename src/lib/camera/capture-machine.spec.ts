@@ -7,6 +7,8 @@ import type { FaceAnalyser } from './face-worker-client.ts';
 import type { FrameResult } from './face-worker-protocol.ts';
 import type { LiveCheck } from './frame-gate.ts';
 import { MAX_EVIDENCE_FRAMES } from '#lib/domain/page/face-evidence.schema.ts';
+import { issueLightSequence, LIGHT_ISSUED_STEPS, LIGHT_SHOWN_AT_LEAST, LIGHT_TAIL_MS } from '#lib/domain/face/light-challenge.ts';
+import { CHALLENGE_ONSET_SHARE, CHALLENGE_TURN_DELTA } from '#lib/face/face-thresholds.ts';
 
 /** 'off': no frame yet (the camera is starting, the detector is loading). */
 type Scene = 'none' | 'good' | 'small' | 'off';
@@ -222,6 +224,48 @@ describe('CaptureMachine (fake detector, fake timers)', () => {
 		// In time order, as the server reads them, and the claim does not call them out of order.
 		expect(upload.frames.map((f) => f.t)).toEqual([...upload.frames.map((f) => f.t)].sort((a, b) => a - b));
 		expect(upload.claim.timing?.nonMonotonic).toBe(false);
+	});
+
+	it('shows the six colours every try needs, and more only while the turn is not under way (a slow reactor)', async () => {
+		const light = issueLightSequence((n) => 1 % n);
+		expect(light.steps).toHaveLength(LIGHT_ISSUED_STEPS);
+		const onsetYaw = CHALLENGE_ONSET_SHARE * CHALLENGE_TURN_DELTA;
+		// The challenge begins near 1.9 s; a user turning at 60°/s `reactMs` after it, on a worker taking `analyseMs` a frame.
+		const run = async (reactMs: number, analyseMs: number) => {
+			const yaw = (t: number) => Math.max(0, Math.min(30, (t - 1900 - reactMs) * 0.06));
+			const h = harness({ scene: () => 'good', yaw, analyseMs });
+			const m = new CaptureMachine(h.ports, config({ challenge: 'turnLeft', light }));
+			const colours: (string | null)[] = [];
+			m.subscribe((v) => {
+				if (colours.at(-1) !== v.light) colours.push(v.light);
+			});
+			await m.start();
+			for (let t = 0; t < 20_000 && m.view.phase !== 'done'; t += 50) await vi.advanceTimersByTimeAsync(50);
+			expect(m.view.phase).toBe('done');
+			const [upload] = h.uploads;
+			const changedAt = upload.lightChangedAt!;
+			const shown = colours.filter((c) => c !== null);
+			expect(shown).toEqual(light.steps.slice(0, changedAt.length).map((s) => s.colour));
+			// What the server reads: the turn under way while the colours showed (or in the camera's latency after)…
+			const onset = upload.frames.find((f) => yaw(f.t) >= onsetYaw);
+			expect(onset, 'a frame of the turn under way').toBeDefined();
+			expect(onset!.t).toBeLessThanOrEqual(changedAt.at(-1)! + LIGHT_TAIL_MS);
+			// …and the light on 8 frames or more in its window, every colour shown but one seen.
+			const start = upload.lightStartedAt!;
+			const ons = [start, ...changedAt.slice(0, -1)];
+			const inWindow = upload.frames.filter((f) => f.t >= start && f.t <= changedAt.at(-1)! + LIGHT_TAIL_MS);
+			expect(inWindow.length).toBeGreaterThanOrEqual(8);
+			const seen = ons.filter((on, k) => upload.frames.some((f) => f.t >= on && f.t < changedAt[k]!)).length;
+			expect(seen).toBeGreaterThanOrEqual(changedAt.length - 1);
+			expect(upload.frames.length).toBeLessThanOrEqual(MAX_EVIDENCE_FRAMES);
+			return changedAt.length;
+		};
+		// Turning at once: the six colours and no more (no one is kept waiting).
+		expect(await run(300, 50)).toBe(LIGHT_SHOWN_AT_LEAST);
+		// Turning 2.5 s after the prompt on a slow worker: the colours go on until the page has seen the turn.
+		const slow = await run(2500, 400);
+		expect(slow).toBeGreaterThan(LIGHT_SHOWN_AT_LEAST);
+		expect(slow).toBeLessThanOrEqual(LIGHT_ISSUED_STEPS);
 	});
 
 	it('asks a face in dark glasses to uncover while it holds, and captures anyway (the server decides)', async () => {

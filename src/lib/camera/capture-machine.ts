@@ -4,11 +4,11 @@
 // with a fake detector and fake timers.
 import { MAX_EVIDENCE_FRAMES, type FaceClaim, type FaceFailureReason } from '#lib/domain/page/face-evidence.schema.ts';
 import type { Challenge } from '#lib/domain/face/challenge.ts';
-import { LIGHT_TAIL_MS, lightDuration, type LightSequence } from '#lib/domain/face/light-challenge.ts';
+import { LIGHT_TAIL_MS, lightStepsRequired, lightStepStarts, shownLightSequence, type LightSequence } from '#lib/domain/face/light-challenge.ts';
 import { AFTER_CHANGE_MS, BEFORE_END_MS, chooseChallengeFrames } from './challenge-frames.ts';
 import { verifyChallenge, type ChallengeSample } from '#lib/face/challenge.ts';
 import { cosineSimilarity } from '#lib/face/embedding.ts';
-import { LIVENESS_THRESHOLD } from '#lib/face/face-thresholds.ts';
+import { CHALLENGE_ONSET_SHARE, LIVENESS_THRESHOLD } from '#lib/face/face-thresholds.ts';
 import type { Box } from '#lib/face/image.ts';
 import { motionSignals, timingSignals } from '#lib/face/injection.ts';
 import type { FaceAnalyser } from './face-worker-client.ts';
@@ -121,8 +121,8 @@ export class CaptureMachine {
 	readonly #listeners = new Set<(v: CaptureView) => void>();
 	#challenge: Challenge | null;
 	#light: LightSequence | null;
-	/** When this try's colours began and when they (and the camera's latency after them) are over; frames' clock. */
-	#lightWindow: { startedAt: number; endsAt: number } | null = null;
+	/** When this try's colours began (frames' clock), and whether the last one has gone off. */
+	#lightWindow: { startedAt: number; over: boolean } | null = null;
 	#timers = new Set<unknown>();
 	#startedAt = 0;
 	#holdStart = 0;
@@ -537,37 +537,54 @@ export class CaptureMachine {
 		// The verdict's peak indexes the frames with a face (the samples), as do these.
 		const peakT = peak >= 0 ? this.#samples[peak]?.t : undefined;
 		const frames = challenge.map((f) => ({ t: f.t, yaw: f.result?.face ? f.result.face.yaw : null, face: f.result ? f.result.face !== null : f.face === true }));
-		const light = this.#light && this.#lightWindow ? { sequence: this.#light, startedAt: this.#lightWindow.startedAt, changedAt: this.#lightChanged } : null;
+		const light = this.#light && this.#lightWindow ? { sequence: shownLightSequence(this.#light, this.#lightChanged), startedAt: this.#lightWindow.startedAt, changedAt: this.#lightChanged } : null;
 		const chosen = chooseChallengeFrames(frames, room, peakT === undefined ? -1 : challenge.findIndex((f) => f.kind === 'challenge' && f.t === peakT), light).map((i) => challenge[i]);
 		return [...passive, ...chosen].sort((a, b) => a.t - b.t);
 	}
 
 	/**
 	 * Shows the light challenge's colours, one step after another (the component draws `view.light`
-	 * full-screen). The frames' clock is the machine's: the server gets the start in it.
+	 * full-screen). The frames' clock is the machine's: the server gets the start in it. After the
+	 * steps every sequence must show (light-challenge.ts), each further step is shown only while the
+	 * challenge's movement is not yet under way: a user slow to turn still turns under the colours,
+	 * and one who turned at once is not kept waiting.
 	 */
 	#startLight(): void {
 		const sequence = this.#light;
 		if (!sequence) return;
 		const startedAt = this.#ports.now() - this.#startedAt;
-		this.#lightWindow = { startedAt, endsAt: startedAt + lightDuration(sequence) + LIGHT_TAIL_MS };
+		this.#lightWindow = { startedAt, over: false };
 		this.#lightChanged = [];
-		let at = 0;
-		this.#set({ light: sequence.steps[0].colour });
-		for (const [i, step] of sequence.steps.entries()) {
+		const starts = lightStepStarts(sequence);
+		const required = lightStepsRequired(sequence);
+		// Timers are set against the planned times from the start, so a busy device's late timers do not add up.
+		const after = (plannedMs: number, fn: () => void) => this.#after(Math.max(0, startedAt + plannedMs - (this.#ports.now() - this.#startedAt)), fn);
+		const show = (i: number) => {
+			const step = sequence.steps[i];
+			this.#set({ light: step.colour });
 			// The frames the server judges the light on, taken when they are due whatever the worker is
 			// doing: on a slow device the challenge's analysed frames came 400–1900 ms apart, too few to
 			// see every colour, and a genuine user failed the light as tooFewFrames or stepsMissed.
-			this.#after(at + AFTER_CHANGE_MS, () => void this.#grabLight());
-			this.#after(at + step.ms - BEFORE_END_MS, () => void this.#grabLight());
-			at += step.ms;
-			const next = sequence.steps[i + 1]?.colour ?? null;
-			this.#after(at, () => {
+			after(starts[i] + AFTER_CHANGE_MS, () => void this.#grabLight());
+			after(starts[i] + step.ms - BEFORE_END_MS, () => void this.#grabLight());
+			after(starts[i] + step.ms, () => {
 				// When it really changed: a busy device's timer fires late, and the server reads the frames against this.
 				this.#lightChanged.push(this.#ports.now() - this.#startedAt);
-				this.#set({ light: next });
+				const more = i + 1 < sequence.steps.length && (i + 1 < required || !this.#movementUnderWay());
+				if (more) return show(i + 1);
+				this.#lightWindow = { startedAt, over: true };
+				this.#set({ light: null });
 			});
-		}
+		};
+		show(0);
+	}
+
+	/** Whether the challenge's movement is under way in the frames analysed so far (the server's onset: challenge.ts). */
+	#movementUnderWay(): boolean {
+		if (!this.#challenge) return true;
+		const verdict = verifyChallenge(this.#challenge, this.#samples);
+		if (verdict.passed) return true;
+		return this.#challenge === 'blink' ? verdict.reason === 'eyesNotReopened' : verdict.progress >= CHALLENGE_ONSET_SHARE;
 	}
 
 	/** A frame for the light challenge: kept in the worker for upload, not analysed (the server measures it). */
@@ -593,10 +610,9 @@ export class CaptureMachine {
 	/** Whether the colours (and the camera's latency after them) are still running. */
 	#lightRunning(): boolean {
 		if (!this.#lightWindow || !this.#light) return false;
-		const now = this.#ports.now() - this.#startedAt;
 		// Till the last colour is off (late on a busy device) and the camera's latency after it.
-		if (this.#lightChanged.length < this.#light.steps.length) return true;
-		return now < Math.max(this.#lightWindow.endsAt, this.#lightChanged.at(-1)! + LIGHT_TAIL_MS);
+		if (!this.#lightWindow.over) return true;
+		return this.#ports.now() - this.#startedAt < this.#lightChanged.at(-1)! + LIGHT_TAIL_MS;
 	}
 
 	#armTimeout(): void {

@@ -110,8 +110,14 @@ export function chooseChallengeFrames(frames: readonly ChallengeFrame[], room: n
 	for (const i of rampOf(frames, peakIndex)) add(i);
 	if (light) {
 		const spans = stepSpans(light);
-		// First the frames just after each change, then those near each step's end.
-		for (const { on, off } of spans) add(nearest(frames, on + AFTER_CHANGE_MS, on + AFTER_CHANGE_MS - 120, off + 150));
+		// First a frame just after each change where the turn's frames leave the step unseen (a slow
+		// reactor turns under the last colours: with nine steps shown, a frame after each change in
+		// step order left the last steps without one once the room was full, `stepsMissed`), then
+		// after the other changes, then near each step's end.
+		const seen = (on: number, off: number) => [...keep].some((i) => frames[i].t >= on + AFTER_CHANGE_MS - 120 && frames[i].t < off);
+		const afterChange = ({ on, off }: { on: number; off: number }) => add(nearest(frames, on + AFTER_CHANGE_MS, on + AFTER_CHANGE_MS - 120, off + 150));
+		for (const span of spans.filter(({ on, off }) => !seen(on, off))) afterChange(span);
+		for (const span of spans) afterChange(span);
 		for (const { on, off } of spans) add(nearest(frames, off - BEFORE_END_MS, on + 150, off + 100));
 	}
 	// The rest evenly in time: the movement's start and end, the eyes reopening.

@@ -8,7 +8,7 @@
 // light is added to what is near it (the face, not the far wall), which moves the face's chromaticity
 // and not the background's. So a whole picture tinted by an attacker, however well timed, gives a flat
 // difference; and the background's own response, compared with the face's, shows it was lit as much.
-import { hexToRgb, LIGHT_TAIL_MS, lightDuration, lightStepAt, lightStepStarts, type LightSequence } from '#lib/domain/face/light-challenge.ts';
+import { hexToRgb, LIGHT_TAIL_MS, lightDuration, lightStepAt, lightStepStarts, shownLightSequence, type LightSequence } from '#lib/domain/face/light-challenge.ts';
 import type { Box, RgbaImage } from './image.ts';
 
 /** Mean linear RGB of the face's skin and of the background beside and above the head. */
@@ -41,6 +41,8 @@ export interface LightResult {
 	response: number | null;
 	/** Frames inside the sequence's window that could be measured. */
 	frames: number;
+	/** Steps of the sequence the response was judged on: those the page showed (it stops once the movement is under way). */
+	steps: number;
 	/** The frames were read against when the page showed each colour (true), or against the plan. */
 	asShown?: boolean;
 }
@@ -253,13 +255,15 @@ function shownTimeline(sequence: LightSequence, startedAt: number, changedAt: re
  * them to its peak, which may come after the colours: a user slow to react).
  */
 export function verifyLightResponse(
-	sequence: LightSequence,
+	issued: LightSequence,
 	startedAt: number | null,
 	frames: readonly LightFrame[],
 	movementAt: number | null = null,
 	changedAt: readonly number[] | null = null
 ): LightResult {
-	const none = (reason: LightFailure, n = 0): LightResult => ({ passed: false, reason, score: 0, lagMs: null, backgroundRatio: null, response: null, frames: n });
+	// The steps the page showed: it stops once the movement is under way (light-challenge.ts).
+	const sequence = shownLightSequence(issued, changedAt);
+	const none = (reason: LightFailure, n = 0): LightResult => ({ passed: false, reason, score: 0, lagMs: null, backgroundRatio: null, response: null, frames: n, steps: sequence.steps.length });
 	if (startedAt === null || !Number.isFinite(startedAt)) return none('missing');
 	const timeline = shownTimeline(sequence, startedAt, changedAt);
 	const end = timeline.end + LIGHT_TAIL_MS;
@@ -306,6 +310,7 @@ export function verifyLightResponse(
 		backgroundRatio: backgroundRatio === null ? null : round(backgroundRatio, 2),
 		response: best ? round(best.rms, 4) : null,
 		frames: n,
+		steps: sequence.steps.length,
 		asShown: timeline.shown
 	});
 	if (backgroundLit) return result(false, 'backgroundLit');

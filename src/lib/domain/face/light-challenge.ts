@@ -16,13 +16,18 @@ export const LIGHT_PALETTE = ['#4f7ff0', '#3fbf7f', '#e0c040', '#b070e0', '#40c0
 export const LIGHT_MIN_STEP_MS = 350;
 export const LIGHT_MAX_STEP_MS = 550;
 export const LIGHT_MIN_STEPS = 4;
-export const LIGHT_MAX_STEPS = 6;
+export const LIGHT_MAX_STEPS = 9;
 /**
- * Steps the server issues (LIGHT_MIN_STEPS is what a stored sequence may hold). Six, 2.1–3.3 s: with
- * 4–6 (1.4–3.3 s) a slow reactor on a slow phone began the turn after a short sequence had ended
- * (`turnOutside`), or the page took too few frames under its colours (`tooFewFrames`).
+ * Steps the server issues (LIGHT_MIN_STEPS is what a stored sequence may hold): nine, of which the page
+ * shows at least LIGHT_SHOWN_AT_LEAST and goes on only while the challenge's movement is not yet under
+ * way. Four to six (1.4–3.3 s) were too short for a slow reactor on a slow phone, who began the turn
+ * after the colours had ended (`turnOutside`); six for everyone (2.1–3.3 s) still left one turning
+ * 1.2 s after the prompt with 3 passes in 8 tries; eight for everyone would have cost every user about
+ * a second. The page stops at the first step boundary after it has seen the turn under way.
  */
-export const LIGHT_ISSUED_STEPS = 6;
+export const LIGHT_ISSUED_STEPS = 9;
+/** Steps the page shows at least (all of a shorter stored sequence): what a response is judged on. */
+export const LIGHT_SHOWN_AT_LEAST = 6;
 /** The page fades from one colour to the next over this long (gentle, and part of the latency allowed). */
 export const LIGHT_FADE_MS = 100;
 /** Frames this long after the last colour still count (a camera's latency); the page keeps capturing till then. */
@@ -56,6 +61,21 @@ export function issueLightSequence(randomInt: (n: number) => number, palette: re
 }
 
 export const lightDuration = (sequence: LightSequence): number => sequence.steps.reduce((sum, s) => sum + s.ms, 0);
+
+/** The fewest steps of `sequence` the page must show before it may stop. */
+export const lightStepsRequired = (sequence: LightSequence): number => Math.min(LIGHT_SHOWN_AT_LEAST, sequence.steps.length);
+
+/**
+ * The part of `sequence` the page showed, from the changes it reports (`changedAt`: when each later
+ * colour, then none, came on; one entry a step shown). At least lightStepsRequired steps; otherwise,
+ * or without a report, the whole sequence (the plan). Each prefix of a random sequence is as random as
+ * a sequence of its length, so stopping early gives an attacker nothing to aim at.
+ */
+export function shownLightSequence(sequence: LightSequence, changedAt: readonly number[] | null): LightSequence {
+	const shown = changedAt?.length ?? 0;
+	if (shown < lightStepsRequired(sequence) || shown >= sequence.steps.length) return sequence;
+	return { steps: sequence.steps.slice(0, shown) };
+}
 
 /** Index of the step shown `ms` after the sequence started (-1 before it, steps.length after it). */
 export function lightStepAt(sequence: LightSequence, ms: number): number {

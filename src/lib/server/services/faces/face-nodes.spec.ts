@@ -11,7 +11,7 @@ import { STORE_KINDS, createTestApp, manualClock } from '../../../../../tests/he
 import { encodeJpeg, fixtureBase64, fixtureFrame, shift, stillFrames, turnFrames, type Raw, type TestFrame } from '../../../../../tests/helpers/face-frames.ts';
 import type { Box } from '#lib/face/image.ts';
 import { lightUp, pageTimes, screenAt } from '../../../../../tests/helpers/light-frames.ts';
-import { hexToRgb, LIGHT_PALETTE, type LightSequence } from '#lib/domain/face/light-challenge.ts';
+import { hexToRgb, LIGHT_PALETTE, LIGHT_SHOWN_AT_LEAST, lightStepStarts, type LightSequence } from '#lib/domain/face/light-challenge.ts';
 import { FaceEngine, subjectOf } from '../../biometrics/face-engine.ts';
 import type { ApiPrincipal } from '../../repositories/account.repository.ts';
 import type { PagePrincipal } from '../page.service.ts';
@@ -76,7 +76,7 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 		state = (await app.pages.submit(principal, state.node!.id, { step: state.session.step, requestId: `perm-${++n}-${Date.now()}`, action: 'granted', payload: { camera: true, consent } })).state;
 		return { sessionId: result.session.id, principal, state };
 	}
-	const upload = (p: PagePrincipal, state: PageState, body: { frames: TestFrame[]; claim?: Record<string, unknown>; alignedFace?: string; lightStartedAt?: number }) =>
+	const upload = (p: PagePrincipal, state: PageState, body: { frames: TestFrame[]; claim?: Record<string, unknown>; alignedFace?: string; lightStartedAt?: number; lightChangedAt?: number[] }) =>
 		app.pages.submitEvidence(p, state.node!.id, async () => ({ step: state.session.step, requestId: `ev-${++n}-${Date.now()}`, ...body }));
 	const reports = (sessionId: string) => app.uow.repos.nodeReports.list(sessionId);
 
@@ -177,12 +177,15 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 				})
 			);
 		};
+		// The page shows six of the nine colours when the turn is under way by then, and says when each changed.
+		const shown = (sequence: LightSequence): LightSequence => ({ steps: sequence.steps.slice(0, LIGHT_SHOWN_AT_LEAST) });
+		const changes = (sequence: LightSequence) => lightStepStarts(sequence).map((s, k) => 200 + s + sequence.steps[k]!.ms);
 		const { sessionId, principal, state } = await start([node]);
-		const sequence = (state.node!.props as { light: LightSequence }).light;
-		await upload(principal, state, { frames: await lit(sequence), lightStartedAt: 200 });
+		const sequence = shown((state.node!.props as { light: LightSequence }).light);
+		await upload(principal, state, { frames: await lit(sequence), lightStartedAt: 200, lightChangedAt: changes(sequence) });
 		const [report] = (await reports(sessionId)).filter((r) => r.nodeId === 'live');
 		const d = report.details as Record<string, any>;
-		expect(d.lightChallenge, JSON.stringify(d)).toMatchObject({ passed: true, enforced: true });
+		expect(d.lightChallenge, JSON.stringify(d)).toMatchObject({ passed: true, enforced: true, steps: LIGHT_SHOWN_AT_LEAST, asShown: true });
 		expect(d.lightChallenge.score).toBeGreaterThan(0.8);
 		expect(report.outcome, JSON.stringify({ ...d, claim: undefined })).toBe('livenessDetected');
 
@@ -192,14 +195,14 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 		// (blue for yellow, violet for green…; a neighbour hue, violet for blue, can still pass), on
 		// the other session's timing.
 		const other = await start([node]);
-		const otherSequence = (other.state.node!.props as { light: LightSequence }).light;
+		const otherSequence = shown((other.state.node!.props as { light: LightSequence }).light);
 		const chroma = (c: string) => {
 			const [r, g, b] = hexToRgb(c);
 			return [r - g, b - g];
 		};
 		const unlike = (c: string) => [...LIGHT_PALETTE].sort((a, b) => Math.hypot(...chroma(b).map((v, i) => v - chroma(c)[i])) - Math.hypot(...chroma(a).map((v, i) => v - chroma(c)[i])))[0];
 		const shifted = { steps: otherSequence.steps.map((s) => ({ ...s, colour: unlike(s.colour) })) };
-		await upload(other.principal, other.state, { frames: await lit(shifted), lightStartedAt: 200 });
+		await upload(other.principal, other.state, { frames: await lit(shifted), lightStartedAt: 200, lightChangedAt: changes(shifted) });
 		const [replayed] = (await reports(other.sessionId)).filter((r) => r.nodeId === 'live');
 		expect(replayed.outcome).toBe('deepfakeDetected');
 		expect((replayed.details as Record<string, any>).lightChallenge).toMatchObject({ passed: false, enforced: true });

@@ -3,7 +3,7 @@
 // large on the face, small on the far wall, exposure drift and noise), then JPEG-encoded and decoded
 // as the server does. The face box is the server detector's.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueLightSequence, lightDuration, type LightSequence } from '#lib/domain/face/light-challenge.ts';
+import { issueLightSequence, LIGHT_SHOWN_AT_LEAST, LIGHT_TAIL_MS, lightDuration, type LightSequence } from '#lib/domain/face/light-challenge.ts';
 import type { Box } from '#lib/face/image.ts';
 import { LIGHT_MAX_LAG_MS, measureLight, verifyLightResponse, type LightFrame } from '#lib/face/light-response.ts';
 import { encodeJpeg, fixtureFrame, type Raw } from '../../../../../tests/helpers/face-frames.ts';
@@ -111,8 +111,9 @@ describe('light challenge on real pixels', () => {
 	it('a busy device shows each colour late: read against when the page showed them, the genuine response passes and a relay still does not', async () => {
 		for (const i of [0, 1, 2]) {
 			const sequence = sequences[i];
-			// Each change 150 ms later than the one before it (timers queued behind a busy main thread).
-			const shown: LightSequence = { steps: sequence.steps.map((s) => ({ ...s, ms: s.ms + 150 })) };
+			// Each change 100 ms later than the one before it (timers queued behind a busy main thread; the
+			// page now sets them against the plan, so the lateness no longer adds up, but an old page's did).
+			const shown: LightSequence = { steps: sequence.steps.map((s) => ({ ...s, ms: s.ms + 100 })) };
 			const changedAt = shown.steps.map((_, k) => STARTED + shown.steps.slice(0, k + 1).reduce((a, s) => a + s.ms, 0));
 			const times = pageTimes(shown);
 			const genuine = await framesOf(scenes[i], shown, times, { lagMs: 100, k: 0.1, kBackground: 0.1 / 15 });
@@ -131,12 +132,33 @@ describe('light challenge on real pixels', () => {
 		const sequence = sequences[0];
 		const frames = await framesOf(scenes[0], sequence, pageTimes(sequence), { lagMs: 100, k: 0.3, kBackground: 0.02 });
 		const planned = sequence.steps.map((_, k) => STARTED + sequence.steps.slice(0, k + 1).reduce((a, s) => a + s.ms, 0));
-		for (const changedAt of [planned.map((t) => t - 200), [...planned].reverse(), planned.map((t) => t + 5000), planned.slice(1)]) {
+		// The last: fewer colours than every page shows (LIGHT_SHOWN_AT_LEAST), so not where a page stopped.
+		for (const changedAt of [planned.map((t) => t - 200), [...planned].reverse(), planned.map((t) => t + 5000), planned.slice(0, LIGHT_SHOWN_AT_LEAST - 1)]) {
 			const result = verifyLightResponse(sequence, STARTED, frames, null, changedAt);
 			expect(result, JSON.stringify(changedAt)).toMatchObject({ passed: true, asShown: false });
 		}
 		expect(verifyLightResponse(sequence, STARTED, frames, null, planned)).toMatchObject({ passed: true, asShown: true });
 	}, 60_000);
+
+	it('judges the colours the page showed when it stopped early (the turn under way), and only those', async () => {
+		for (const shownSteps of [LIGHT_SHOWN_AT_LEAST, LIGHT_SHOWN_AT_LEAST + 1]) {
+			const issued = sequences[1];
+			const shown: LightSequence = { steps: issued.steps.slice(0, shownSteps) };
+			const changedAt = shown.steps.map((_, k) => STARTED + shown.steps.slice(0, k + 1).reduce((a, s) => a + s.ms, 0));
+			const frames = await framesOf(scenes[1], shown, pageTimes(shown), { lagMs: 100, k: 0.1, kBackground: 0.1 / 15 });
+			const result = verifyLightResponse(issued, STARTED, frames, null, changedAt);
+			expect(result, JSON.stringify(result)).toMatchObject({ passed: true, asShown: true, steps: shownSteps });
+			// A turn under way after the last colour shown (and the camera's latency) is still outside.
+			expect(verifyLightResponse(issued, STARTED, frames, changedAt.at(-1)! + LIGHT_TAIL_MS + 200, changedAt)).toMatchObject({ passed: false, reason: 'turnOutside' });
+			// Without the page's report the whole plan is expected: its last steps were never seen.
+			expect(verifyLightResponse(issued, STARTED, frames)).toMatchObject({ passed: false, steps: issued.steps.length });
+		}
+		// Another session's colours stopped at six do not pass for this one's.
+		const other = { steps: sequences[2].steps.slice(0, LIGHT_SHOWN_AT_LEAST) };
+		const changedAt = other.steps.map((_, k) => STARTED + other.steps.slice(0, k + 1).reduce((a, s) => a + s.ms, 0));
+		const replayed = await framesOf(scenes[1], other, pageTimes(other), { lagMs: 100, k: 0.1, kBackground: 0.1 / 15 });
+		expect(verifyLightResponse(sequences[1], STARTED, replayed, null, changedAt).passed).toBe(false);
+	}, 90_000);
 
 	it('fails a still that reflects nothing (a print, Chromium’s fake camera)', async () => {
 		const sequence = sequences[0];
