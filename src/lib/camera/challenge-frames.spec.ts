@@ -81,6 +81,25 @@ describe('chooseChallengeFrames', () => {
 		expect(continuity.maxStepShare).toBeLessThanOrEqual(0.6);
 	});
 
+	it('fills a gap the analysed frames leave in the turn with the light’s frames taken in it (a slow phone’s worker)', () => {
+		// The server's yaw: a turn from 1.0 s to 2.4 s. The page analysed frames 880 ms apart in the
+		// middle of it (a busy worker); the light's grabs (no yaw of the page's) fell in between.
+		const yawAt = (t: number) => Math.max(0, Math.min(28, (t - 1000) * 0.02));
+		const analysed = [200, 500, 800, 1000, 1880, 2000, 2300, 2500].map((t) => ({ t, yaw: yawAt(t) }));
+		const lightFrames = [300, 650, 1150, 1300, 1450, 1700, 2150, 2700].map((t) => ({ t, yaw: null, face: true }));
+		const frames: ChallengeFrame[] = [...analysed, ...lightFrames].sort((a, b) => a.t - b.t);
+		const peak = frames.findIndex((f) => f.t === 2500);
+		// Room for the turn as thinned (five frames from the last frontal one) and one more.
+		const chosen = chooseChallengeFrames(frames, 6, peak, null);
+		const box = { x: 100, y: 100, width: 200, height: 240 };
+		const continuity = verifyTurnContinuity(1, chosen.map((i) => ({ t: frames[i].t, yaw: yawAt(frames[i].t), box })));
+		expect(continuity, JSON.stringify(chosen.map((i) => frames[i].t))).toMatchObject({ continuous: true });
+		expect(chosen.some((i) => frames[i].t > 1000 && frames[i].t < 1880)).toBe(true);
+		// The analysed frames alone leave the gap the server refuses.
+		const analysedOnly = frames.map((f, i) => ({ f, i })).filter(({ f }) => f.yaw !== null && f.t >= 1000).map(({ f }) => ({ t: f.t, yaw: yawAt(f.t), box }));
+		expect(verifyTurnContinuity(1, analysedOnly)).toMatchObject({ continuous: false, reason: 'frameGap' });
+	});
+
 	it('leaves the light its frames when the user turns late and the colours changed late (a slow reactor on a busy device)', () => {
 		// As measured on the page (the attack suite's subject turning 600 ms after the prompt): five
 		// colours that really changed at these times, analysed frames every ~240 ms, the light's own

@@ -84,6 +84,29 @@ function nearest(frames: readonly ChallengeFrame[], t: number, from: number, to:
 }
 
 /**
+ * Frames with a face but no yaw of the page's (the light's, not analysed) inside the turn's gaps wider
+ * than RAMP_GAP_MS, one nearest each gap's middle, again while a gap is left: on a slow phone the
+ * analysed frames of a turn came 700–880 ms apart, past the server's TURN_MAX_GAP_MS
+ * (`notContinuous`, frameGap), while the light's frames, taken on time, lay between them. The server
+ * measures every frame's yaw itself.
+ */
+function rampGapFillers(frames: readonly ChallengeFrame[], kept: readonly number[]): number[] {
+	const out: number[] = [];
+	const fill = (a: number, b: number) => {
+		if (frames[b].t - frames[a].t <= RAMP_GAP_MS) return;
+		const mid = (frames[a].t + frames[b].t) / 2;
+		let best = -1;
+		for (let i = a + 1; i < b; i++) if (hasFace(frames[i]) && (best < 0 || Math.abs(frames[i].t - mid) < Math.abs(frames[best].t - mid))) best = i;
+		if (best < 0) return;
+		out.push(best);
+		fill(a, best);
+		fill(best, b);
+	};
+	for (let k = 1; k < kept.length; k++) fill(kept[k - 1], kept[k]);
+	return out;
+}
+
+/**
  * When each step came on and went off (frames' clock): as the page recorded the changes (`changedAt`,
  * late on a busy device), else as planned.
  */
@@ -107,19 +130,29 @@ export function chooseChallengeFrames(frames: readonly ChallengeFrame[], room: n
 	const add = (i: number) => {
 		if (i >= 0 && keep.size < room) keep.add(i);
 	};
-	for (const i of rampOf(frames, peakIndex)) add(i);
+	const ramp = rampOf(frames, peakIndex);
+	for (const i of ramp) add(i);
+	// The frames kept within the turn, gaps in them filled (rampGapFillers).
+	const fillGaps = () => {
+		if (ramp.length < 2) return;
+		const within = [...keep].filter((i) => i >= ramp[0] && i <= ramp.at(-1)!).sort((a, b) => a - b);
+		for (const i of rampGapFillers(frames, within)) add(i);
+	};
 	if (light) {
 		const spans = stepSpans(light);
 		// First a frame just after each change where the turn's frames leave the step unseen (a slow
 		// reactor turns under the last colours: with nine steps shown, a frame after each change in
-		// step order left the last steps without one once the room was full, `stepsMissed`), then
-		// after the other changes, then near each step's end.
+		// step order left the last steps without one once the room was full, `stepsMissed`), then the
+		// turn's gaps, then after the other changes, then near each step's end.
 		const seen = (on: number, off: number) => [...keep].some((i) => frames[i].t >= on + AFTER_CHANGE_MS - 120 && frames[i].t < off);
 		const afterChange = ({ on, off }: { on: number; off: number }) => add(nearest(frames, on + AFTER_CHANGE_MS, on + AFTER_CHANGE_MS - 120, off + 150));
 		for (const span of spans.filter(({ on, off }) => !seen(on, off))) afterChange(span);
+		// Then the turn's gaps (which the light's frames fill as well), then the other changes.
+		fillGaps();
 		for (const span of spans) afterChange(span);
 		for (const { on, off } of spans) add(nearest(frames, off - BEFORE_END_MS, on + 150, off + 100));
 	}
+	fillGaps();
 	// The rest evenly in time: the movement's start and end, the eyes reopening.
 	const stride = frames.length / Math.max(1, room - keep.size);
 	for (let x = 0; keep.size < room && x < frames.length; x += stride) add(Math.floor(x));
