@@ -5,7 +5,7 @@
  */
 import sharp from 'sharp';
 import { homographyFromPoints } from '../../src/lib/documents/homography.ts';
-import { type Point, type Raster } from '../../src/lib/documents/raster.ts';
+import { quarterTurn, type Point, type Raster } from '../../src/lib/documents/raster.ts';
 import { rotateRaster, warpPerspective } from '../../src/lib/documents/warp.ts';
 
 /** mulberry32: small, fast, good enough for test variety. */
@@ -120,8 +120,9 @@ export async function toPng(src: Raster): Promise<Buffer> {
 		.toBuffer();
 }
 
-export type DamageName = 'none' | 'rotate5' | 'rotate10' | 'perspective' | 'blur' | 'jpeg40' | 'glare' | 'combined';
-export const DAMAGES: readonly DamageName[] = ['none', 'rotate5', 'rotate10', 'perspective', 'blur', 'jpeg40', 'glare', 'combined'];
+export type DamageName = 'none' | 'rotate5' | 'rotate10' | 'perspective' | 'blur' | 'jpeg40' | 'glare' | 'combined' | 'turn90' | 'turn270';
+/** Added at the end: a damage's seed is its place here, so the earlier ones keep drawing the same photos. */
+export const DAMAGES: readonly DamageName[] = ['none', 'rotate5', 'rotate10', 'perspective', 'blur', 'jpeg40', 'glare', 'combined', 'turn90', 'turn270'];
 
 /** Applies a named damage to a decoded image and returns encoded bytes ready for the reader. */
 export async function damage(src: Raster, name: DamageName, seed: number): Promise<Buffer> {
@@ -150,5 +151,10 @@ export async function damage(src: Raster, name: DamageName, seed: number): Promi
 			r = glare(r, 0.15, random);
 			return toJpeg(r, 40);
 		}
+		// Stored sideways with no EXIF orientation to say so (a scan, a screenshot, a phone that dropped the tag).
+		case 'turn90':
+			return toPng(quarterTurn(src, true));
+		case 'turn270':
+			return toPng(quarterTurn(src, false));
 	}
 }

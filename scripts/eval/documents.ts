@@ -174,7 +174,7 @@ async function writeReport(rows: Map<DamageName, Row>, stageTimes: Record<keyof 
 	lines.push('', 'MRZ documents: accepted at once by the document_scan node, wrong-but-accepted (a field wrong), LOW_CONFIDENCE, the visual zone checked (a field found and compared), MRZ_VIZ_MISMATCH (all specimens are genuine: each is a false mismatch), fields the VIZ vouched for.', '');
 	lines.push('| damage | MRZ docs | accepted | wrong-but-accepted | low confidence | VIZ checked | MRZ_VIZ_MISMATCH | VIZ-confirmed fields |', '|---|---|---|---|---|---|---|---|');
 	for (const [dmg, r] of rows) lines.push(`| ${dmg} | ${r.mrzItems} | ${r.accepted} | ${r.wrongAccepted} | ${r.lowConfidence} | ${r.vizChecked} | ${r.vizMismatch} | ${r.vizConfirmed} |`);
-	lines.push('', `Damage (seeded, deterministic): rotate5/rotate10 ±5°/±10° on a grown canvas; perspective: corners moved inward up to 8%; blur: box blur ×2; jpeg40: JPEG quality 40; glare: soft white ellipse; combined: rotation 2–10°, perspective 5%, blur, glare and JPEG 40.`, '');
+	lines.push('', `Damage (seeded, deterministic): rotate5/rotate10 ±5°/±10° on a grown canvas; perspective: corners moved inward up to 8%; blur: box blur ×2; jpeg40: JPEG quality 40; glare: soft white ellipse; combined: rotation 2–10°, perspective 5%, blur, glare and JPEG 40; turn90/turn270: the photo stored a quarter turn clockwise / anticlockwise, no EXIF orientation.`, '');
 	lines.push('## Stage timings (median ms per document, this machine)', '', '| stage | median | n |', '|---|---|---|');
 	for (const [k, v] of Object.entries(stageTimes)) lines.push(`| ${k} | ${median(v).toFixed(1)} | ${v.length} |`);
 	lines.push('', '## Not exact', '');

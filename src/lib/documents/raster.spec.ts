@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { invertMatrix3, rotationAbout, type Matrix3 } from './homography.ts';
-import { colouredInkShare, inkOnly, resize, sampleBilinear, toGray, type Raster } from './raster.ts';
+import { colouredInkShare, inkOnly, quarterTurn, resize, sampleBilinear, toGray, type Raster } from './raster.ts';
 import { warpPerspective } from './warp.ts';
 
 /** The definitions, a pixel at a time: the box average of the source pixels an output pixel covers, or the bilinear sample at its centre. */
@@ -151,5 +151,18 @@ describe('inkOnly: coloured ink lifted to the paper by its own measure', () => {
 		const src: Raster = { width: 2, height: 1, channels: 3, data: Uint8Array.from([240, 238, 232, 20, 20, 22]) };
 		expect(Array.from(inkOnly(src).data)).toEqual([240, 22]);
 		expect(toGray(src).data[1]).toBeLessThanOrEqual(22);
+	});
+});
+
+describe('quarterTurn', () => {
+	// 3 wide, 2 high, grey: a b c / d e f.
+	const src: Raster = { width: 3, height: 2, channels: 1, data: Uint8Array.from([1, 2, 3, 4, 5, 6]) };
+	it('turns clockwise as the picture is seen: the left column becomes the top row, read upwards', () => {
+		expect(quarterTurn(src, true)).toEqual({ width: 2, height: 3, channels: 1, data: Uint8Array.from([4, 1, 5, 2, 6, 3]) });
+	});
+	it('turns anticlockwise, and the two turns undo each other on every channel', () => {
+		expect(quarterTurn(src, false)).toEqual({ width: 2, height: 3, channels: 1, data: Uint8Array.from([3, 6, 2, 5, 1, 4]) });
+		const rgb: Raster = { width: 2, height: 2, channels: 3, data: Uint8Array.from({ length: 12 }, (_, i) => i) };
+		expect(quarterTurn(quarterTurn(rgb, true), false)).toEqual(rgb);
 	});
 });

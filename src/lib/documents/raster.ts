@@ -229,3 +229,23 @@ export function crop(src: Raster, x: number, y: number, width: number, height: n
 	}
 	return { width: w, height: h, channels: c, data: out };
 }
+
+/**
+ * The raster turned a quarter, exactly (pixels moved, not resampled): `clockwise` as the picture is
+ * seen. Its width is the source's height.
+ */
+export function quarterTurn(src: Raster, clockwise: boolean): Raster {
+	const { width: w, height: h, channels: c, data } = src;
+	const out = new Uint8Array(w * h * c);
+	for (let y = 0; y < h; y++) {
+		for (let x = 0; x < w; x++) {
+			// Clockwise, (x, y) goes to column h−1−y, row x; anticlockwise, to column y, row w−1−x.
+			const nx = clockwise ? h - 1 - y : y;
+			const ny = clockwise ? x : w - 1 - x;
+			const from = (y * w + x) * c;
+			const to = (ny * h + nx) * c;
+			for (let k = 0; k < c; k++) out[to + k] = data[from + k];
+		}
+	}
+	return { width: h, height: w, channels: c, data: out };
+}
