@@ -289,6 +289,17 @@ describe('decodeMrz on an O/0 swap no check digit sees', () => {
 		expect(d.lookalikeDoubt).not.toContain('documentNumber');
 		expect(d.fieldConfidence.documentNumber).toBeGreaterThan(0.9);
 	});
+	it('doubts a letter-prefixed number read with O’s among its digits whose checks pass all the same', () => {
+		// A specimen photo (Latvia, 2026-11-29): LT0000000 read LT0000OO0, O ↔ 0 at places weighted 7
+		// and 3 (24 × 10), accepted at 0.995: no issuer puts an O among a prefixed number's digits.
+		const td3 = buildMrz('TD3', { documentCode: 'P', issuingState: 'UTO', lastName: 'ERIKSSON', firstName: 'ANNA', documentNumber: 'LT0000000', nationality: 'UTO', birthDate: '740812', sex: 'F', expiryDate: '320415' });
+		const read = [td3[0], td3[1].replace('LT0000000', 'LT0000OO0')];
+		const d = decodeMrz(read.map((l) => scores(l)))!;
+		expect(d.lines).toEqual(read);
+		expect(d.checksValid).toBe(true);
+		expect(d.lookalikeDoubt).toContain('documentNumber');
+		expect(d.fieldConfidence.documentNumber).toBeLessThanOrEqual(0.5);
+	});
 });
 
 describe('decodeMrz with second looks at the same lines', () => {

@@ -689,8 +689,10 @@ function hiddenLookalikeSwap(lines: readonly string[], post: Posteriors, [l, s, 
 	// zeros (Canada's, the Netherlands', Latvia's) asked for a second capture. Of 2 520 generated
 	// numbers (seeds 1, 7, 808, 4242, 6161; letters and look-alikes at random), none read with every
 	// O as 0 passes its check under a prefix of two or more letters.
+	// An O among the prefix's digits is no such number: Latvia's `LT0000000` read `LT0000OO0` (O/0 at
+	// places weighted 7 and 3) was accepted wrong (specimen photo turned upright, 2026-11-29).
 	const text = lines[l].slice(s, e);
-	if ((text.match(/[A-NP-Z]/g) ?? []).length < 2 || /^[A-NP-Z]+[0-9O]*<*$/.test(text)) return false;
+	if ((text.match(/[A-NP-Z]/g) ?? []).length < 2 || /^[A-NP-Z]+[0-9]*<*$/.test(text)) return false;
 	// Spots the pixels did not clearly tell apart, O and 0 first (the commonest confusion).
 	const isZeroO = (a: string, b: string) => /[O0]/.test(a) && /[O0]/.test(b);
 	const spots: { at: number; to: string[] }[] = [];
