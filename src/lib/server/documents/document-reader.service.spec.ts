@@ -66,6 +66,9 @@ describe('readDocument: MRZ documents', () => {
 			expect(r.fields).toEqual(expectedFields('td3-passport-2.jpg'));
 			// The text's direction in the photo as given: up or down it.
 			expect(Math.abs(Math.abs(r.sides[0]!.deskewAngle) - 90)).toBeLessThan(10);
+			// The portrait is looked for on the page turned upright, not turned once more.
+			expect(r.portrait).not.toBeNull();
+			expect(r.problems).not.toContain('NO_PORTRAIT');
 		},
 		SLOW
 	);

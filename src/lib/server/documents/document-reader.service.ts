@@ -257,7 +257,7 @@ export class DocumentReader {
 				if (r.levelled) {
 					w.document = r.levelled.image;
 					w.turn = r.levelled.skew;
-				}
+				} else if (quarter) w.turn = r.skew;
 				timings.det += r.timings.det;
 				timings.rec += r.timings.rec;
 				timings.parse += r.timings.parse;
