@@ -238,18 +238,24 @@ export class DocumentReader {
 				// with no EXIF orientation to say so (a scan, a screenshot, a phone that dropped the tag).
 				// Turned a quarter each way (specimens read so, 2026-11-29: 18 and 11 of 31 at 90° and 270°,
 				// against 29 upright). Only such photos pay for the extra reads.
+				// The rectified page first, then the photo itself (a sideways Dutch specimen's outline was
+				// wrong: turned, the photo read exactly and the page did not).
 				let quarter = 0;
 				if (!r.reading && runsSideways(r.boxes)) {
-					for (const clockwise of [true, false]) {
-						const turned = quarterTurn(w.document, clockwise);
-						const again = await readMrz(this.ocr, turned, { ...mrzOptions, rectified: w.side.quad !== null });
-						for (const k of ['det', 'rec', 'parse'] as const) again.timings[k] += r.timings[k];
-						r = again;
-						if (r.reading) {
-							w.document = turned;
-							// rotateRaster's sense: positive is anticlockwise.
-							quarter = clockwise ? -90 : 90;
-							break;
+					const sources = w.side.quad ? [w.document, w.image] : [w.document];
+					turning: for (const source of sources) {
+						for (const clockwise of [true, false]) {
+							const turned = quarterTurn(source, clockwise);
+							const again = await readMrz(this.ocr, turned, { ...mrzOptions, rectified: source === w.document && w.side.quad !== null });
+							for (const k of ['det', 'rec', 'parse'] as const) again.timings[k] += r.timings[k];
+							r = again;
+							if (r.reading) {
+								if (source === w.image) w.side.quad = null;
+								w.document = turned;
+								// rotateRaster's sense: positive is anticlockwise.
+								quarter = clockwise ? -90 : 90;
+								break turning;
+							}
 						}
 					}
 				}
