@@ -6,13 +6,13 @@ import type { ExtractedData } from '#lib/documents/extracted-data.ts';
 import { quadSize } from '#lib/documents/homography.ts';
 import type { MrzReading } from '#lib/documents/mrz-parse.ts';
 import { quarterTurn, type Quad, type Raster } from '#lib/documents/raster.ts';
+import { skewHypotheses } from '#lib/documents/skew.ts';
 import type { VizCheck } from '#lib/documents/viz-compare.ts';
 import { rotateRaster, warpQuad } from '#lib/documents/warp.ts';
 import { yieldToRequests } from '../event-loop.ts';
 import { readDocumentBarcodes, type BarcodeRead } from './barcode-reader.ts';
 import { decodeImage, encodeJpeg } from './image-io.ts';
 import { readMrz } from './mrz-reader.ts';
-import { skewHypotheses } from '#lib/documents/skew.ts';
 import { readViz } from './viz-reader.ts';
 import { MIN_FIELD_CONFIDENCE } from '#lib/documents/field-confidence.ts';
 import { OcrEngine } from './ocr-engine.ts';
@@ -165,7 +165,6 @@ interface SideWork {
 	turn?: number;
 }
 
-/** Reads identity documents: MRZ by OCR, barcodes by zxing, portrait by face detection. */
 /** The page's text runs within 30° of up or down the photo, in one of its two main directions. */
 function runsSideways(boxes: Parameters<typeof skewHypotheses>[0]): boolean {
 	return skewHypotheses(boxes)
@@ -173,6 +172,7 @@ function runsSideways(boxes: Parameters<typeof skewHypotheses>[0]): boolean {
 		.some((a) => Math.abs(Math.abs(a) - 90) < 30);
 }
 
+/** Reads identity documents: MRZ by OCR, barcodes by zxing, portrait by face detection. */
 export class DocumentReader {
 	private constructor(
 		private readonly ocr: OcrEngine,
@@ -237,9 +237,9 @@ export class DocumentReader {
 				// Nothing read, and the text runs up or down the photo: a page photographed or stored sideways
 				// with no EXIF orientation to say so (a scan, a screenshot, a phone that dropped the tag).
 				// Turned a quarter each way (specimens read so, 2026-11-29: 18 and 11 of 31 at 90° and 270°,
-				// against 29 upright). Only such photos pay for the extra reads.
-				// The rectified page first, then the photo itself (a sideways Dutch specimen's outline was
-				// wrong: turned, the photo read exactly and the page did not).
+				// against 29 upright). Only such photos pay for the extra reads. The rectified page first,
+				// then the photo itself (a sideways Dutch specimen's outline was wrong: turned, the photo
+				// read exactly and the page did not).
 				let quarter = 0;
 				if (!r.reading && runsSideways(r.boxes)) {
 					const sources = w.side.quad ? [w.document, w.image] : [w.document];
