@@ -120,9 +120,9 @@ export async function toPng(src: Raster): Promise<Buffer> {
 		.toBuffer();
 }
 
-export type DamageName = 'none' | 'rotate5' | 'rotate10' | 'perspective' | 'blur' | 'jpeg40' | 'glare' | 'combined' | 'turn90' | 'turn270';
+export type DamageName = 'none' | 'rotate5' | 'rotate10' | 'perspective' | 'blur' | 'jpeg40' | 'glare' | 'combined' | 'turn90' | 'turn270' | 'small';
 /** Added at the end: a damage's seed is its place here, so the earlier ones keep drawing the same photos. */
-export const DAMAGES: readonly DamageName[] = ['none', 'rotate5', 'rotate10', 'perspective', 'blur', 'jpeg40', 'glare', 'combined', 'turn90', 'turn270'];
+export const DAMAGES: readonly DamageName[] = ['none', 'rotate5', 'rotate10', 'perspective', 'blur', 'jpeg40', 'glare', 'combined', 'turn90', 'turn270', 'small'];
 
 /** Applies a named damage to a decoded image and returns encoded bytes ready for the reader. */
 export async function damage(src: Raster, name: DamageName, seed: number): Promise<Buffer> {
@@ -156,5 +156,15 @@ export async function damage(src: Raster, name: DamageName, seed: number): Promi
 			return toPng(quarterTurn(src, true));
 		case 'turn270':
 			return toPng(quarterTurn(src, false));
+		// A web-sized copy: 0.6 of each side (lanczos), JPEG 85, as photos reach a service downscaled
+		// by a messenger or a CMS. On the specimens that puts MRZ glyphs at 4–9 px tall.
+		case 'small': {
+			const w = Math.max(1, Math.round(src.width * 0.6));
+			const h = Math.max(1, Math.round(src.height * 0.6));
+			return sharp(Buffer.from(src.data.buffer, src.data.byteOffset, src.data.byteLength), { raw: { width: src.width, height: src.height, channels: src.channels } })
+				.resize(w, h, { kernel: 'lanczos3', fit: 'fill' })
+				.jpeg({ quality: 85 })
+				.toBuffer();
+		}
 	}
 }
