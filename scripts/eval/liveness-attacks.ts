@@ -9,6 +9,8 @@
 //   --cpu R          Chromium's CPU slowed R× for the browser presentations (a slow phone)
 //   --react MS       the genuine subject waits MS after the page asks before turning (a slow reactor)
 //   --retries N      the node's maxRetries (default 3, the spec's; 0 counts every try)
+//   --subject F      the genuine subject's portrait (tests/fixtures/F, a head in turning-face.ts HEADS)
+//   --dump DIR       writes each presentation's node report details to DIR (kind-N.json)
 //   --before DIR     also an older build (e.g. `git worktree` + `npm run build`, its build/ copied to
 //                    DIR): each genuine presentation is run on it and on this one in turn, same load
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -34,6 +36,7 @@ const beforeDir = args[args.indexOf('--before') + 1] && args.includes('--before'
 const genuineOnly = args.includes('--genuine-only') || beforeDir !== null;
 const cpuThrottle = flag('--cpu') ?? 1;
 const reactionMs = flag('--react') ?? 0;
+const subject = args.includes('--subject') ? args[args.indexOf('--subject') + 1] : undefined;
 const maxRetries = flag('--retries');
 const suite = maxRetries === undefined ? {} : { maxRetries };
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -43,12 +46,17 @@ const before = beforeDir ? await startServer({ SEED_API_KEYS: E2E_KEY, RATE_LIMI
 const allBefore: Presentation[] = [];
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: FAKE_MEDIA_ARGS });
 const all: Presentation[] = [];
+const dumpDir = args.includes('--dump') ? args[args.indexOf('--dump') + 1] : null;
 const record = (p: Presentation) => {
 	all.push(p);
+	if (dumpDir && p.details) {
+		mkdirSync(dumpDir, { recursive: true });
+		writeFileSync(path.join(dumpDir, `${p.kind}-${all.filter((q) => q.kind === p.kind).length}.json`), JSON.stringify(p.details, null, 1));
+	}
 	line(p);
 };
 const line = (p: Presentation, label: string = p.kind) => {
-	console.error(`${label.padEnd(15)} ${p.accepted ? 'ACCEPTED' : 'refused '} ${p.outcome.padEnd(17)} ${p.reason ?? ''} ${p.signals.join(',')} challenge=${p.challengePassed}${p.challengeReason ? `(${p.challengeReason})` : ''} light=${p.lightPassed}${p.lightReason ? `(${p.lightReason})` : ''} lit=${p.litFrames ?? '-'} tries=${p.tries ?? '-'} ${p.ms} ms`);
+	console.error(`${label.padEnd(15)} ${p.accepted ? 'ACCEPTED' : 'refused '} ${p.outcome.padEnd(17)} ${p.reason ?? ''} ${p.signals.join(',')} challenge=${p.challengePassed}${p.challengeReason ? `(${p.challengeReason}${p.continuity?.reason ? ` ${p.continuity.reason}` : ''})` : ''}${p.challengePeak !== undefined ? ` peak=${p.challengePeak.toFixed(1)}` : ''}${p.passive !== undefined ? ` passive=${p.passive.toFixed(2)}` : ''} light=${p.lightPassed}${p.lightReason ? `(${p.lightReason})` : ''} lit=${p.litFrames ?? '-'} tries=${p.tries ?? '-'} ${p.ms} ms`);
 };
 const safely = async (kind: Presentation['kind'], run: () => Promise<Presentation>) => {
 	try {
@@ -64,7 +72,7 @@ try {
 		if (before) {
 			process.env.VF_E2E_BASE_URL = before.url;
 			try {
-				const p = (await subjectSession(browser, { ...suite, cpuThrottle, reactionMs })).presentation;
+				const p = (await subjectSession(browser, { ...suite, cpuThrottle, reactionMs, subject })).presentation;
 				allBefore.push(p);
 				line(p, 'genuine-before');
 			} catch (err) {
@@ -75,8 +83,18 @@ try {
 		}
 		let bodies: any[] = [];
 		await safely('genuine', async () => {
-			const run = await subjectSession(browser, { ...suite, cpuThrottle, reactionMs });
+			const run = await subjectSession(browser, { ...suite, cpuThrottle, reactionMs, subject });
 			bodies = run.bodies;
+			if (dumpDir) {
+				// The frames the page posted, as the server read them (the last try's).
+				const frames: any[] = bodies.at(-1)?.frames ?? [];
+				const n = all.filter((q) => q.kind === 'genuine').length + 1;
+				mkdirSync(dumpDir, { recursive: true });
+				for (const [k, f] of frames.entries()) {
+					const image = typeof f === 'string' ? f : (f?.image ?? f?.data);
+					if (typeof image === 'string') writeFileSync(path.join(dumpDir, `genuine-${n}-frame${String(k).padStart(2, '0')}-t${Math.round(f?.t ?? 0)}.jpg`), Buffer.from(image.replace(/^data:[^,]+,/, ''), 'base64'));
+				}
+			}
 			return run.presentation;
 		});
 		if (genuineOnly) continue;
@@ -107,7 +125,7 @@ const why = (ps: Presentation[]) => {
 	return [...counts].map(([k, v]) => `${k} ×${v}`).join(', ') || '–';
 };
 const lines = [
-	`Liveness attacks, ${new Date().toISOString().slice(0, 10)}, N = ${N} per kind, ${lit ? 'light challenge shown' : 'no light challenge on this server'}, maxRetries ${maxRetries ?? '3 (spec default)'}, light + continuous turn + camera signals enforced${cpuThrottle > 1 ? `, Chromium CPU throttled ${cpuThrottle}×` : ''}${reactionMs ? `, subject turns ${reactionMs} ms after the prompt` : ''}, ${cpus().length} CPUs, load average ${loads.length ? (loads.reduce((a, b) => a + b, 0) / loads.length).toFixed(1) : '–'} (1-min, mean over the run)`,
+	`Liveness attacks, ${new Date().toISOString().slice(0, 10)}, N = ${N} per kind, ${lit ? 'light challenge shown' : 'no light challenge on this server'}, maxRetries ${maxRetries ?? '3 (spec default)'}, light + continuous turn + camera signals enforced${cpuThrottle > 1 ? `, Chromium CPU throttled ${cpuThrottle}×` : ''}${reactionMs ? `, subject turns ${reactionMs} ms after the prompt` : ''}${subject ? `, subject ${subject}` : ''}, ${cpus().length} CPUs, load average ${loads.length ? (loads.reduce((a, b) => a + b, 0) / loads.length).toFixed(1) : '–'} (1-min, mean over the run)`,
 	'',
 	'| presentation | measure | value | refused by |',
 	'|---|---|---|---|',

@@ -27,7 +27,24 @@ export interface Segment {
 export const FACE_CROPS: Record<string, Segment['crop']> = {
 	'barack_obama_1.jpg': { x: 172, y: 0, width: 640, height: 480 },
 	'barack_obama_2.jpg': { x: 0, y: 182, width: 626, height: 470 },
-	'joe_biden_2_800w.jpg': { x: 87, y: 95, width: 640, height: 480 }
+	'joe_biden_2_800w.jpg': { x: 87, y: 95, width: 640, height: 480 },
+	// Small portraits: the face about a third of the frame's width, as the others (the attack suite's other subjects).
+	'eileen_collins_1.jpg': { x: 96, y: 22, width: 256, height: 192 },
+	'codait_luciano_1.jpg': { x: 15, y: 0, width: 372, height: 279 }
+};
+
+/**
+ * 16:9 crops that fill a 1280×720 frame, the face about a quarter to a third of its width: a person
+ * in front of a camera, with no picture edge in sight. Drawn letterboxed (FACE_CROPS), a portrait
+ * shows its edges, and where they fall inside the passive model's crop (2.7× the face box) the model
+ * sees what it was trained to refuse, a photo held up: Biden's letterboxed subject scored 0.04–0.49
+ * a try, his portrait alone 1.00 (2026-11-29).
+ */
+export const FACE_FRAMES: Record<string, NonNullable<Segment['crop']>> = {
+	'barack_obama_1.jpg': { x: 48, y: 0, width: 888, height: 500 },
+	'joe_biden_2_800w.jpg': { x: 0, y: 110, width: 800, height: 450 },
+	'eileen_collins_1.jpg': { x: 46, y: 18, width: 356, height: 200 },
+	'codait_luciano_1.jpg': { x: 0, y: 25, width: 400, height: 225 }
 };
 
 /** Builds (once) a clip of the segments in order and returns its path. */

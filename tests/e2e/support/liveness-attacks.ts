@@ -35,6 +35,12 @@ export interface Presentation {
 	challengePassed: boolean | null;
 	/** Why the challenge failed (e.g. notContinuous: the turn was not one continuous motion). */
 	challengeReason?: string;
+	/** The largest movement the server measured (degrees of yaw towards the asked side; a blink's lowest open share). */
+	challengePeak?: number;
+	/** The passive model's median score over the try's frames. */
+	passive?: number;
+	/** The node report's details, whole (the eval's --dump writes them). */
+	details?: unknown;
 	/** The turn's continuity as the server measured it (reason, ramp frames, largest gap and step). */
 	continuity?: Record<string, unknown>;
 	/** The light challenge's verdict (null: none issued) and why it failed (missing, mismatch, lagging, noResponse…). */
@@ -63,6 +69,8 @@ export interface SubjectOptions extends SuiteOptions {
 	cpuThrottle?: number;
 	/** The person waits this long after the page asks before turning (a slow reactor). */
 	reactionMs?: number;
+	/** The fixture portrait the subject is made of (one with a head in turning-face.ts HEADS); Obama's by default. */
+	subject?: string;
 }
 
 /** The flow every presentation runs: permissions → liveness_detection, judged as in a live session. */
@@ -90,11 +98,14 @@ function presentation(kind: Presentation['kind'], run: Pick<FaceRun, 'sessionId'
 		signals: report?.details?.injection?.signals ?? [],
 		challengePassed: report?.details?.challenge?.passed ?? null,
 		...(report?.details?.challenge?.reason ? { challengeReason: report.details.challenge.reason } : {}),
+		...(typeof report?.details?.challenge?.peak === 'number' ? { challengePeak: report.details.challenge.peak } : {}),
+		...(typeof report?.details?.liveness?.median === 'number' ? { passive: report.details.liveness.median } : {}),
 		...(report?.details?.challenge?.continuity ? { continuity: report.details.challenge.continuity } : {}),
 		lightPassed: report?.details?.lightChallenge?.passed ?? null,
 		...(report?.details?.lightChallenge?.reason ? { lightReason: report.details.lightChallenge.reason } : {}),
 		...(litFrames !== undefined ? { litFrames } : {}),
 		...(report ? { tries: (report.details?.previousTries?.length ?? 0) + 1 } : {}),
+		...(report?.details ? { details: report.details } : {}),
 		ms: Date.now() - started
 	};
 }
@@ -125,7 +136,7 @@ export async function subjectSession(browser: Browser, options: SubjectOptions =
 	let lit = 0;
 	const run = await runSceneSession(
 		browser,
-		{ subject: { subject: SUBJECT, lightLagMs: options.lightLagMs ?? 0 } },
+		{ subject: { subject: options.subject ?? SUBJECT, lightLagMs: options.lightLagMs ?? 0, fill: true } },
 		{ flow: livenessFlow(options) },
 		async (page, camera) => {
 			// Through a route, not the 'request' event: Chromium hands the event no body for a

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { FACE_CROPS } from './face-clips.ts';
+import { FACE_CROPS, FACE_FRAMES } from './face-clips.ts';
 import { HEADS, stripTables, TABLE_MAX_YAW, type Strip } from './turning-face.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures');
@@ -31,6 +31,8 @@ export interface SceneCamera {
 export interface SubjectScene {
 	subject: string;
 	lightLagMs?: number;
+	/** Fill the frame (FACE_FRAMES), as a person before a camera; otherwise the portrait is letterboxed, edges in sight, as a print held up. */
+	fill?: boolean;
 }
 
 /** One still of a scene: `documents/<file>` or `faces/<file>` under tests/fixtures. */
@@ -66,8 +68,9 @@ export async function sceneCamera(page: Page, scenes: Record<string, string | Sc
 			specs[name] = [
 				{
 					src: `data:image/jpeg;base64,${readFileSync(path.join(FIXTURES, scene.subject)).toString('base64')}`,
-					crop: FACE_CROPS[path.basename(scene.subject)] ?? null,
-					fit: [1200 / 1280, 660 / 720],
+					// Filled a little past the frame's edges, so the hand-held wander never shows one.
+					crop: (scene.fill ? FACE_FRAMES[path.basename(scene.subject)] : undefined) ?? FACE_CROPS[path.basename(scene.subject)] ?? null,
+					fit: scene.fill && FACE_FRAMES[path.basename(scene.subject)] ? [1.03, 1.03] : [1200 / 1280, 660 / 720],
 					flip: false,
 					seconds: 1,
 					subject: { tables: stripTables(head), face: { cx: head.cx, cy: head.cy, rx: 1.1 * head.radius, ry: 1.1 * head.halfHeight }, lagMs: scene.lightLagMs ?? 0 }

@@ -101,5 +101,6 @@ export function renderTurn(src: Rgba, head: HeadGeometry, yawDeg: number): Rgba 
 export const HEADS: Record<string, HeadGeometry> = {
 	'barack_obama_1.jpg': { cx: 492, radius: 111, cy: 241, halfHeight: 159 },
 	'joe_biden_2_800w.jpg': { cx: 406, radius: 122, cy: 335, halfHeight: 162 },
-	'eileen_collins_1.jpg': { cx: 224, radius: 45, cy: 118, halfHeight: 56 }
+	'eileen_collins_1.jpg': { cx: 224, radius: 45, cy: 118, halfHeight: 56 },
+	'codait_luciano_1.jpg': { cx: 201, radius: 65, cy: 137, halfHeight: 89 }
 };
