@@ -10,6 +10,7 @@ import type { PageState } from '#lib/domain/page/page.schema.ts';
 import { STORE_KINDS, createTestApp, manualClock } from '../../../../../tests/helpers/test-store.ts';
 import { encodeJpeg, fixtureBase64, fixtureFrame, shift, stillFrames, turnFrames, type Raw, type TestFrame } from '../../../../../tests/helpers/face-frames.ts';
 import type { Box } from '#lib/face/image.ts';
+import { LIVENESS_THRESHOLD } from '#lib/face/face-thresholds.ts';
 import { lightUp, pageTimes, screenAt } from '../../../../../tests/helpers/light-frames.ts';
 import { hexToRgb, LIGHT_PALETTE, LIGHT_SHOWN_AT_LEAST, lightStepStarts, type LightSequence } from '#lib/domain/face/light-challenge.ts';
 import { FaceEngine, subjectOf } from '../../biometrics/face-engine.ts';
@@ -231,7 +232,8 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 		expect(report.outcome).toBe('deepfakeDetected');
 		const d = report.details as Record<string, any>;
 		expect(d.reason).toBe('notLive');
-		expect(d.liveness.median).toBeLessThan(0.6);
+		expect(d.liveness.median).toBeLessThan(LIVENESS_THRESHOLD);
+		expect(d.liveness.threshold).toBe(LIVENESS_THRESHOLD);
 		expect(d.disagreements.some((s: string) => s.startsWith('liveness: page claimed 0.97'))).toBe(true);
 	});
 
