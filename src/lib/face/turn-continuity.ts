@@ -56,6 +56,13 @@ const MAX_SIZE_CHANGE = 1.35;
 /** …and its centre move at most this share of its width. */
 const MAX_CENTRE_SHIFT = 0.6;
 
+/** Whether box `b` can be the face of box `a` a frame later: about as big, and not far from it. */
+export function sameFaceBox(a: Box, b: Box): boolean {
+	const size = Math.max(b.width / a.width, a.width / b.width);
+	const shift = Math.hypot(b.x + b.width / 2 - (a.x + a.width / 2), b.y + b.height / 2 - (a.y + a.height / 2)) / a.width;
+	return size <= MAX_SIZE_CHANGE && shift <= MAX_CENTRE_SHIFT;
+}
+
 /**
  * Judges the turn from the frames' samples (any order). `sign`: +1 when the asked turn increases
  * yaw (turnLeft), -1 otherwise. The ramp is the frames between the last frontal frame the asked turn
@@ -99,11 +106,9 @@ export function verifyTurnContinuity(sign: 1 | -1, input: readonly TurnSample[])
 		maxGapMs = Math.max(maxGapMs, dt);
 		maxStepShare = Math.max(maxStepShare, (sign * (b.yaw - a.yaw)) / total);
 		maxSpeed = Math.max(maxSpeed, dt > 0 ? (1000 * dy) / dt : 9999);
-		const size = Math.max(b.box.width / a.box.width, a.box.width / b.box.width);
-		const shift = Math.hypot(b.box.x + b.box.width / 2 - (a.box.x + a.box.width / 2), b.box.y + b.box.height / 2 - (a.box.y + a.box.height / 2)) / a.box.width;
 		if (!reason && (dt <= 0 || dt > TURN_MAX_GAP_MS)) reason = 'frameGap';
 		if (!reason && dy > (TURN_MAX_SPEED_DEG_S * dt) / 1000 + TURN_YAW_NOISE_DEG) reason = 'tooFast';
-		if (!reason && (size > MAX_SIZE_CHANGE || shift > MAX_CENTRE_SHIFT)) reason = 'faceJumped';
+		if (!reason && !sameFaceBox(a.box, b.box)) reason = 'faceJumped';
 	}
 	if (!reason && maxStepShare > TURN_MAX_STEP_SHARE) reason = 'noIntermediatePose';
 	const round = (v: number, d = 2) => Number(v.toFixed(d));

@@ -170,8 +170,9 @@ export async function analyseEvidence(engine: FaceEngine, input: readonly Eviden
 					...(hidden.length ? { hidden } : {})
 				};
 			}
-			// Cheap (a few thousand pixels): measured on every frame, judged only when a light challenge ran.
-			const light = face && detections.length === 1 ? measureLight(image, face.box) : null;
+			// Cheap (a few thousand pixels): measured on every frame, judged only when a light challenge ran,
+			// and only where the face is the subject's (subject-frames.ts).
+			const light = face ? measureLight(image, face.box) : null;
 			analysed.push({ index, t: frame.t, width: image.width, height: image.height, faceCount: detections.length, face, light });
 		}
 		const single = analysed.filter((f) => f.faceCount === 1 && f.face);

@@ -95,6 +95,15 @@ describe('judgeFaceEvidence', () => {
 		expect(judgeFaceEvidence(input({ analysis: analysis(frames), failedTries: 3 })).finish).toEqual({ outcome: 'deepfakeDetected', reason: 'notLive' });
 	});
 
+	it('keeps the frames of the subject that also show another face (a poster, an emblem behind): the turn is judged on them', () => {
+		// The peak frame also shows a second face: the subject is still the largest, where it stood.
+		const frames = turnLeftFrames().map((f) => (f.t === 300 ? { ...f, faceCount: 2 } : f));
+		expect(judgeFaceEvidence(input({ analysis: analysis(frames) })).finish).toEqual({ outcome: 'livenessDetected' });
+		// The largest face elsewhere at the peak (someone else in front): that frame is not the subject's, and the turn is not seen.
+		const moved = frames.map((f) => (f.t === 300 ? { ...f, face: { ...f.face!, box: { x: 420, y: 60, width: 210, height: 250 } } } : f));
+		expect(judgeFaceEvidence(input({ analysis: analysis(moved), failedTries: 3 })).finish).toEqual({ outcome: 'deepfakeDetected', reason: 'challengeFailed' });
+	});
+
 	it('passes a face the passive model doubts but does not take for a re-captured picture, when the head turned', () => {
 		// A labelled live webcam capture scores 0.15; issue #12 found 40 of 280 real faces under 0.3.
 		for (const liveness of [0.15, 0.3, 0.5]) {

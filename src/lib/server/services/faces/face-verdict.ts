@@ -10,6 +10,7 @@ import { verifyTurnContinuity, type ContinuityResult } from '#lib/face/turn-cont
 import { isVirtualCameraLabel } from '#lib/face/injection.ts';
 import type { HiddenFeature } from '#lib/face/occlusion.ts';
 import type { EvidenceAnalysis } from './evidence-analysis.ts';
+import { subjectFrames } from './subject-frames.ts';
 
 export type { FaceNodeType } from '#lib/domain/flow/node-types.ts';
 import type { FaceNodeType } from '#lib/domain/flow/node-types.ts';
@@ -149,10 +150,11 @@ export function judgeFaceEvidence(input: JudgeInput): Judgement {
 	const { analysis, type } = input;
 	const injection = injectionFindings(input);
 	const best = analysis.bestIndex >= 0 ? analysis.frames[analysis.bestIndex] : undefined;
-	const samples = analysis.frames.flatMap((f) => (f.faceCount === 1 && f.face ? [{ t: f.t, yaw: f.face.quality.yaw, ear: f.face.quality.eyeAspectRatio, box: f.face.box }] : []));
+	const subject = subjectFrames(analysis.frames);
+	const samples = subject.map((f) => ({ t: f.t, yaw: f.face!.quality.yaw, ear: f.face!.quality.eyeAspectRatio, box: f.face!.box }));
 	const challenge = input.challenge && input.requireLiveness ? judgeChallenge(input, input.challenge, samples) : null;
 	// The movement must be under way while the colours show; it may finish after them (a slow turn).
-	const light = input.light && input.requireLiveness ? judgeLight(input, input.light, challenge ? (samples[challenge.onsetIndex]?.t ?? null) : null) : null;
+	const light = input.light && input.requireLiveness ? judgeLight(input, input.light, challenge ? (samples[challenge.onsetIndex]?.t ?? null) : null, new Set(subject)) : null;
 	let similarity: number | null = null;
 	if (input.reference?.ok) similarity = input.reference.similarity;
 	if (input.recognition?.match) similarity = input.recognition.match.score;
@@ -219,8 +221,9 @@ function judgeChallenge(input: JudgeInput, type: Challenge, samples: Sample[]): 
 }
 
 /** The light challenge, and whether the challenge's movement happened while the colours were shown. */
-function judgeLight(input: JudgeInput, light: NonNullable<JudgeInput['light']>, movementAt: number | null): NonNullable<Judgement['light']> {
-	const frames = input.analysis.frames.map((f) => ({ t: f.t, measure: f.light ?? null, ...(f.face ? { yaw: f.face.quality.yaw } : {}) }));
+function judgeLight(input: JudgeInput, light: NonNullable<JudgeInput['light']>, movementAt: number | null, subject: ReadonlySet<EvidenceAnalysis['frames'][number]>): NonNullable<Judgement['light']> {
+	// The light is read on the subject's face only: another face's frame is a frame not measured.
+	const frames = input.analysis.frames.map((f) => ({ t: f.t, measure: subject.has(f) ? (f.light ?? null) : null, ...(f.face ? { yaw: f.face.quality.yaw } : {}) }));
 	const result = verifyLightResponse(light.sequence, light.startedAt, frames, movementAt, light.changedAt ?? null);
 	return { ...result, enforced: light.enforce };
 }
