@@ -10,6 +10,7 @@
 //   --react MS       the genuine subject waits MS after the page asks before turning (a slow reactor)
 //   --retries N      the node's maxRetries (default 3, the spec's; 0 counts every try)
 //   --subject F      the genuine subject's portrait (tests/fixtures/F, a head in turning-face.ts HEADS)
+//   --light-gain K   the screen lights the genuine subject K times as strongly as usual (a brighter room: weaker)
 //   --dump DIR       writes each presentation's node report details to DIR (kind-N.json)
 //   --before DIR     also an older build (e.g. `git worktree` + `npm run build`, its build/ copied to
 //                    DIR): each genuine presentation is run on it and on this one in turn, same load
@@ -37,6 +38,7 @@ const genuineOnly = args.includes('--genuine-only') || beforeDir !== null;
 const cpuThrottle = flag('--cpu') ?? 1;
 const reactionMs = flag('--react') ?? 0;
 const subject = args.includes('--subject') ? args[args.indexOf('--subject') + 1] : undefined;
+const lightGain = flag('--light-gain');
 const maxRetries = flag('--retries');
 const suite = maxRetries === undefined ? {} : { maxRetries };
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -56,7 +58,7 @@ const record = (p: Presentation) => {
 	line(p);
 };
 const line = (p: Presentation, label: string = p.kind) => {
-	console.error(`${label.padEnd(15)} ${p.accepted ? 'ACCEPTED' : 'refused '} ${p.outcome.padEnd(17)} ${p.reason ?? ''} ${p.signals.join(',')} challenge=${p.challengePassed}${p.challengeReason ? `(${p.challengeReason}${p.continuity?.reason ? ` ${p.continuity.reason}` : ''})` : ''}${p.challengePeak !== undefined ? ` peak=${p.challengePeak.toFixed(1)}` : ''}${p.passive !== undefined ? ` passive=${p.passive.toFixed(2)}` : ''} light=${p.lightPassed}${p.lightReason ? `(${p.lightReason})` : ''} lit=${p.litFrames ?? '-'} tries=${p.tries ?? '-'} ${p.ms} ms`);
+	console.error(`${label.padEnd(15)} ${p.accepted ? 'ACCEPTED' : 'refused '} ${p.outcome.padEnd(17)} ${p.reason ?? ''} ${p.signals.join(',')} challenge=${p.challengePassed}${p.challengeReason ? `(${p.challengeReason}${p.continuity?.reason ? ` ${p.continuity.reason}` : ''})` : ''}${p.challengePeak !== undefined ? ` peak=${p.challengePeak.toFixed(1)}` : ''}${p.passive !== undefined ? ` passive=${p.passive.toFixed(2)}` : ''} light=${p.lightPassed}${p.lightReason ? `(${p.lightReason})` : ''}${p.lightResponse !== undefined ? ` resp=${p.lightResponse.toFixed(3)} score=${p.lightScore?.toFixed(2)}` : ''} lit=${p.litFrames ?? '-'} tries=${p.tries ?? '-'} ${p.ms} ms`);
 };
 const safely = async (kind: Presentation['kind'], run: () => Promise<Presentation>) => {
 	try {
@@ -72,7 +74,7 @@ try {
 		if (before) {
 			process.env.VF_E2E_BASE_URL = before.url;
 			try {
-				const p = (await subjectSession(browser, { ...suite, cpuThrottle, reactionMs, subject })).presentation;
+				const p = (await subjectSession(browser, { ...suite, cpuThrottle, reactionMs, subject, lightGain })).presentation;
 				allBefore.push(p);
 				line(p, 'genuine-before');
 			} catch (err) {
@@ -83,7 +85,7 @@ try {
 		}
 		let bodies: any[] = [];
 		await safely('genuine', async () => {
-			const run = await subjectSession(browser, { ...suite, cpuThrottle, reactionMs, subject });
+			const run = await subjectSession(browser, { ...suite, cpuThrottle, reactionMs, subject, lightGain });
 			bodies = run.bodies;
 			if (dumpDir) {
 				// The frames the page posted, as the server read them (the last try's).
@@ -125,7 +127,7 @@ const why = (ps: Presentation[]) => {
 	return [...counts].map(([k, v]) => `${k} ×${v}`).join(', ') || '–';
 };
 const lines = [
-	`Liveness attacks, ${new Date().toISOString().slice(0, 10)}, N = ${N} per kind, ${lit ? 'light challenge shown' : 'no light challenge on this server'}, maxRetries ${maxRetries ?? '3 (spec default)'}, light + continuous turn + camera signals enforced${cpuThrottle > 1 ? `, Chromium CPU throttled ${cpuThrottle}×` : ''}${reactionMs ? `, subject turns ${reactionMs} ms after the prompt` : ''}${subject ? `, subject ${subject}` : ''}, ${cpus().length} CPUs, load average ${loads.length ? (loads.reduce((a, b) => a + b, 0) / loads.length).toFixed(1) : '–'} (1-min, mean over the run)`,
+	`Liveness attacks, ${new Date().toISOString().slice(0, 10)}, N = ${N} per kind, ${lit ? 'light challenge shown' : 'no light challenge on this server'}, maxRetries ${maxRetries ?? '3 (spec default)'}, light + continuous turn + camera signals enforced${cpuThrottle > 1 ? `, Chromium CPU throttled ${cpuThrottle}×` : ''}${reactionMs ? `, subject turns ${reactionMs} ms after the prompt` : ''}${subject ? `, subject ${subject}` : ''}${lightGain !== undefined ? `, light ×${lightGain}` : ''}, ${cpus().length} CPUs, load average ${loads.length ? (loads.reduce((a, b) => a + b, 0) / loads.length).toFixed(1) : '–'} (1-min, mean over the run)`,
 	'',
 	'| presentation | measure | value | refused by |',
 	'|---|---|---|---|',

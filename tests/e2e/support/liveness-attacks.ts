@@ -39,6 +39,9 @@ export interface Presentation {
 	challengePeak?: number;
 	/** The passive model's median score over the try's frames. */
 	passive?: number;
+	/** The light challenge's measured response (RMS log-chromaticity) and correlation. */
+	lightResponse?: number;
+	lightScore?: number;
 	/** The node report's details, whole (the eval's --dump writes them). */
 	details?: unknown;
 	/** The turn's continuity as the server measured it (reason, ramp frames, largest gap and step). */
@@ -71,6 +74,8 @@ export interface SubjectOptions extends SuiteOptions {
 	reactionMs?: number;
 	/** The fixture portrait the subject is made of (one with a head in turning-face.ts HEADS); Obama's by default. */
 	subject?: string;
+	/** The screen's light on the face, relative to the suite's usual (scene-camera.ts SubjectScene lightGain). */
+	lightGain?: number;
 }
 
 /** The flow every presentation runs: permissions → liveness_detection, judged as in a live session. */
@@ -106,6 +111,7 @@ function presentation(kind: Presentation['kind'], run: Pick<FaceRun, 'sessionId'
 		...(litFrames !== undefined ? { litFrames } : {}),
 		...(report ? { tries: (report.details?.previousTries?.length ?? 0) + 1 } : {}),
 		...(report?.details ? { details: report.details } : {}),
+		...(typeof report?.details?.lightChallenge?.response === 'number' ? { lightResponse: report.details.lightChallenge.response, lightScore: report.details.lightChallenge.score } : {}),
 		ms: Date.now() - started
 	};
 }
@@ -136,7 +142,7 @@ export async function subjectSession(browser: Browser, options: SubjectOptions =
 	let lit = 0;
 	const run = await runSceneSession(
 		browser,
-		{ subject: { subject: options.subject ?? SUBJECT, lightLagMs: options.lightLagMs ?? 0, fill: true } },
+		{ subject: { subject: options.subject ?? SUBJECT, lightLagMs: options.lightLagMs ?? 0, fill: true, lightGain: options.lightGain ?? 1 } },
 		{ flow: livenessFlow(options) },
 		async (page, camera) => {
 			// Through a route, not the 'request' event: Chromium hands the event no body for a

@@ -33,6 +33,8 @@ export interface SubjectScene {
 	lightLagMs?: number;
 	/** Fill the frame (FACE_FRAMES), as a person before a camera; otherwise the portrait is letterboxed, edges in sight, as a print held up. */
 	fill?: boolean;
+	/** How strongly the screen lights the face (1: the suite's usual, a face ~0.2 of log-chromaticity apart between colours; a bright room is weaker). */
+	lightGain?: number;
 }
 
 /** One still of a scene: `documents/<file>` or `faces/<file>` under tests/fixtures. */
@@ -47,7 +49,7 @@ export interface SceneStill {
 interface StillSpec {
 	src: string;
 	/** Subject scenes: strip tables for yaw −TABLE_MAX_YAW…+TABLE_MAX_YAW and the face ellipse (source pixels). */
-	subject?: { tables: Strip[][]; face: { cx: number; cy: number; rx: number; ry: number }; lagMs: number };
+	subject?: { tables: Strip[][]; face: { cx: number; cy: number; rx: number; ry: number }; lagMs: number; gain: number };
 	crop: { x: number; y: number; width: number; height: number } | null;
 	/** Share of the frame (width, height) the still is fitted into. */
 	fit: [number, number];
@@ -73,7 +75,7 @@ export async function sceneCamera(page: Page, scenes: Record<string, string | Sc
 					fit: scene.fill && FACE_FRAMES[path.basename(scene.subject)] ? [1.03, 1.03] : [1200 / 1280, 660 / 720],
 					flip: false,
 					seconds: 1,
-					subject: { tables: stripTables(head), face: { cx: head.cx, cy: head.cy, rx: 1.1 * head.radius, ry: 1.1 * head.halfHeight }, lagMs: scene.lightLagMs ?? 0 }
+					subject: { tables: stripTables(head), face: { cx: head.cx, cy: head.cy, rx: 1.1 * head.radius, ry: 1.1 * head.halfHeight }, lagMs: scene.lightLagMs ?? 0, gain: scene.lightGain ?? 1 }
 				}
 			];
 			continue;
@@ -223,13 +225,14 @@ export async function sceneCamera(page: Page, scenes: Record<string, string | Sc
 					// Light adds: a weak wash on the whole scene, a strong one on the face near the screen.
 					ctx.save();
 					ctx.globalCompositeOperation = 'lighter';
-					ctx.fillStyle = `rgba(${rgb[0]}, ${rgb[1]}, ${rgb[2]}, 0.06)`;
+					const k = subject.gain;
+					ctx.fillStyle = `rgba(${rgb[0]}, ${rgb[1]}, ${rgb[2]}, ${0.06 * k})`;
 					ctx.fillRect(0, 0, W, H);
 					const f = subject.face;
 					const shift = (yawNow(now) * Math.PI) / 180;
 					const g = ctx.createRadialGradient(0, 0, 0, 0, 0, 1);
-					g.addColorStop(0, `rgba(${rgb[0]}, ${rgb[1]}, ${rgb[2]}, 0.32)`);
-					g.addColorStop(0.8, `rgba(${rgb[0]}, ${rgb[1]}, ${rgb[2]}, 0.24)`);
+					g.addColorStop(0, `rgba(${rgb[0]}, ${rgb[1]}, ${rgb[2]}, ${0.32 * k})`);
+					g.addColorStop(0.8, `rgba(${rgb[0]}, ${rgb[1]}, ${rgb[2]}, ${0.24 * k})`);
 					g.addColorStop(1, `rgba(${rgb[0]}, ${rgb[1]}, ${rgb[2]}, 0)`);
 					ctx.translate(toX(f.cx + f.rx * 0.5 * Math.sin(shift)), toY(f.cy));
 					ctx.scale(f.rx * scale, f.ry * scale);
