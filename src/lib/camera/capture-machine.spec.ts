@@ -296,6 +296,14 @@ describe('CaptureMachine (fake detector, fake timers)', () => {
 		expect(h.uploads[0].frames.filter((f) => f.kind === 'passive' || f.kind === 'best').every((f) => f.t > 1200)).toBe(true);
 	});
 
+	it('says what to do differently when the server names the part that failed (the colours not seen on the face)', async () => {
+		const h = harness({ scene: () => 'good', ear: (t) => (t > 6000 && t < 6300 ? 0.05 : 0.3) }, [{ kind: 'retry', reason: 'challengeFailed', hint: 'lightNotSeen', challenge: 'blink', triesLeft: 2 }, { kind: 'moved' }]);
+		const m = new CaptureMachine(h.ports, config({ captureDelay: 300 }));
+		await m.start();
+		await vi.advanceTimersByTimeAsync(1200);
+		expect(m.view).toMatchObject({ phase: 'retry', reason: 'challengeFailed', message: 'failure.lightNotSeen', triesLeft: 2 });
+	});
+
 	it('says why a try failed, then starts again with the new challenge from the server', async () => {
 		const h = harness({ scene: () => 'good', ear: (t) => (t > 6000 && t < 6300 ? 0.05 : 0.3) }, [{ kind: 'retry', reason: 'notLive', challenge: 'blink', triesLeft: 2 }, { kind: 'moved' }]);
 		const m = new CaptureMachine(h.ports, config({ captureDelay: 300 }));

@@ -2,7 +2,7 @@
 // step, timers for the hold, the challenge and the node's time limit, an abort on leave. It knows the
 // browser only through ports (detector check, frame grab, worker, upload, cues), so the tests drive it
 // with a fake detector and fake timers.
-import { MAX_EVIDENCE_FRAMES, type FaceClaim, type FaceFailureReason } from '#lib/domain/page/face-evidence.schema.ts';
+import { MAX_EVIDENCE_FRAMES, type FaceClaim, type FaceFailureReason, type FaceRetryHint } from '#lib/domain/page/face-evidence.schema.ts';
 import type { Challenge } from '#lib/domain/face/challenge.ts';
 import { LIGHT_TAIL_MS, lightStepsRequired, lightStepStarts, shownLightSequence, type LightSequence } from '#lib/domain/face/light-challenge.ts';
 import { AFTER_CHANGE_MS, BEFORE_END_MS, chooseChallengeFrames } from './challenge-frames.ts';
@@ -58,7 +58,7 @@ export interface EvidencePayload {
 
 export type UploadAnswer =
 	| { kind: 'moved' }
-	| { kind: 'retry'; reason: FaceFailureReason; challenge: Challenge | null; light?: LightSequence | null; triesLeft: number }
+	| { kind: 'retry'; reason: FaceFailureReason; hint?: FaceRetryHint; challenge: Challenge | null; light?: LightSequence | null; triesLeft: number }
 	| { kind: 'failed'; error: string };
 
 export interface CapturePorts {
@@ -516,7 +516,7 @@ export class CaptureMachine {
 		} else if (answer.kind === 'retry') {
 			this.#ports.cue('fail');
 			this.#attempt++;
-			this.#set({ phase: 'retry', reason: answer.reason, message: failureKey(answer.reason), triesLeft: answer.triesLeft, challenge: null });
+			this.#set({ phase: 'retry', reason: answer.reason, message: failureKey(answer.hint ?? answer.reason), triesLeft: answer.triesLeft, challenge: null });
 			this.#after(RETRY_PAUSE_MS, async () => {
 				await this.#reset();
 				this.#challenge = answer.challenge;

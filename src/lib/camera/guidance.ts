@@ -1,6 +1,6 @@
 // What the user is told while a face node runs: one i18n key at a time (under `face.`), chosen from
 // the quality gate's reasons, the phase and the challenge. Pure, so the wording logic is testable.
-import type { FaceFailureReason } from '#lib/domain/page/face-evidence.schema.ts';
+import type { FaceFailureReason, FaceRetryHint } from '#lib/domain/page/face-evidence.schema.ts';
 import type { Challenge } from '#lib/domain/face/challenge.ts';
 import type { QualityReason } from '#lib/face/quality-gate.ts';
 
@@ -29,4 +29,4 @@ export function guidanceFor(reasons: readonly QualityReason[], lightBehind = fal
 export const challengeKey = (c: Challenge) => `guidance.${c}`;
 
 /** Plain words for why a try failed (`face.failure.*`). */
-export const failureKey = (reason: FaceFailureReason) => `failure.${reason}`;
+export const failureKey = (reason: FaceFailureReason | FaceRetryHint) => `failure.${reason}`;

@@ -101,5 +101,14 @@ export const FACE_FAILURE_REASONS = [
 ] as const;
 export type FaceFailureReason = (typeof FACE_FAILURE_REASONS)[number];
 
+/**
+ * What the user can do differently after a `challengeFailed` try, when the server knows which part
+ * failed (`face.failure.<hint>`, said instead of the reason's words): the movement was seen but the
+ * screen's colours did not show on the face (`lightNotSeen`: a bright room, a dim screen, too far),
+ * or the turn began only after the colours (`turnLate`). "We didn't see the movement" was wrong for both.
+ */
+export const FACE_RETRY_HINTS = ['lightNotSeen', 'turnLate'] as const;
+export type FaceRetryHint = (typeof FACE_RETRY_HINTS)[number];
+
 /** Failures the user can fix by trying again (the others end the node at once). */
 export const RETRYABLE_FAILURES: ReadonlySet<FaceFailureReason> = new Set(['noFace', 'multipleFaces', 'poorQuality', 'notLive', 'challengeFailed', 'faceCovered', 'timeout']);

@@ -7,7 +7,7 @@ import type { EvidencePayload, UploadAnswer } from '#lib/camera/capture-machine.
 import { FACE_NODE_TYPES, type FaceNodeType } from '#lib/domain/flow/node-types.ts';
 import { isViewOf } from '#lib/domain/nodes/node-contracts.ts';
 import type { NodeProps } from '#lib/flow/node-props.ts';
-import { FACE_FAILURE_REASONS, type FaceFailureReason } from '#lib/domain/page/face-evidence.schema.ts';
+import { FACE_FAILURE_REASONS, FACE_RETRY_HINTS, type FaceFailureReason, type FaceRetryHint } from '#lib/domain/page/face-evidence.schema.ts';
 
 /** What a camera node uses of the page (PageRunner has it all; tests pass a small fake). */
 export interface PagePort {
@@ -50,6 +50,7 @@ export async function uploadEvidence(runner: PagePort, nodeId: string, payload: 
 		return {
 			kind: 'retry',
 			reason: (FACE_FAILURE_REASONS as readonly string[]).includes(reason) ? (reason as FaceFailureReason) : 'error',
+			...((FACE_RETRY_HINTS as readonly unknown[]).includes(notice.params?.hint) ? { hint: notice.params!.hint as FaceRetryHint } : {}),
 			challenge,
 			light,
 			triesLeft: Number(notice.params?.triesLeft ?? 0)

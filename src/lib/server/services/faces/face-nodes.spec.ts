@@ -162,7 +162,7 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 	it('liveness_detection: frames whose face reflects the issued colours pass the light challenge on the server', async () => {
 		const engine = await FaceEngine.create();
 		const node = { id: 'live', type: 'liveness_detection', testMode: { challenge: 'turnLeft', lightChallenge: 'enforce' }, maxRetries: 0 };
-		const lit = async (sequence: LightSequence) => {
+		const lit = async (sequence: LightSequence, k = 0.2) => {
 			// barack_obama_2 reads yaw −16° as taken and +18° mirrored: a turn to the left half way through.
 			const poses: { base: Raw; box: Box }[] = [];
 			for (const flip of [false, true]) {
@@ -173,7 +173,7 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 			return Promise.all(
 				times.map(async (t, i) => {
 					const pose = poses[i < times.length / 2 ? 0 : 1];
-					const raw = lightUp(shift(pose.base, i % 3, i % 2), { ...pose.box, x: pose.box.x + (i % 3), y: pose.box.y + (i % 2) }, screenAt(sequence, t - 200, 80), { k: 0.2, kBackground: 0.01, seed: i + 1, noise: 0 });
+					const raw = lightUp(shift(pose.base, i % 3, i % 2), { ...pose.box, x: pose.box.x + (i % 3), y: pose.box.y + (i % 2) }, screenAt(sequence, t - 200, 80), { k, kBackground: 0.01, seed: i + 1, noise: 0 });
 					return { image: Buffer.from(await encodeJpeg(raw)).toString('base64'), t };
 				})
 			);
@@ -189,6 +189,12 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 		expect(d.lightChallenge, JSON.stringify(d)).toMatchObject({ passed: true, enforced: true, steps: LIGHT_SHOWN_AT_LEAST, asShown: true });
 		expect(d.lightChallenge.score).toBeGreaterThan(0.8);
 		expect(report.outcome, JSON.stringify({ ...d, claim: undefined })).toBe('livenessDetected');
+
+		// The same turn with no light on the face: the retry says the colours did not show, not that the user did not move.
+		const dark = await start([{ ...node, maxRetries: 1 }]);
+		const darkSequence = shown((dark.state.node!.props as { light: LightSequence }).light);
+		const answer = await upload(dark.principal, dark.state, { frames: await lit(darkSequence, 0), lightStartedAt: 200, lightChangedAt: changes(darkSequence) });
+		expect(answer.notice).toEqual({ code: 'face.retry', params: { reason: 'challengeFailed', hint: 'lightNotSeen', triesLeft: 1 } });
 
 		// Frames that answer other colours fail. Not the first session's frames: two random sequences
 		// can share most of their colours (scripts/eval/light-replay.ts: about 2.6 % of replays pass),

@@ -290,7 +290,8 @@ describe('judgeFaceEvidence', () => {
 
 		it('fails a face that reflected nothing where it is enforced, and records it where it is not', () => {
 			const j = judgeFaceEvidence(input({ analysis: lit(0), light: { sequence, startedAt: 0, enforce: true } }));
-			expect(j.retry).toEqual({ reason: 'challengeFailed' });
+			// The turn was seen: the user is told the colours did not show, not that they did not move.
+			expect(j.retry).toEqual({ reason: 'challengeFailed', hint: 'lightNotSeen' });
 			expect(j.light).toMatchObject({ passed: false, reason: 'noResponse', enforced: true });
 			const sandbox = judgeFaceEvidence(input({ analysis: lit(0), enforceInjection: false, light: { sequence, startedAt: 0, enforce: false } }));
 			expect(sandbox.finish).toEqual({ outcome: 'livenessDetected' });
@@ -300,6 +301,7 @@ describe('judgeFaceEvidence', () => {
 		it('fails an upload without the time the colours started (frames posted without the page)', () => {
 			const j = judgeFaceEvidence(input({ analysis: lit(0.2), light: { sequence, startedAt: null, enforce: true } }));
 			expect(j.light).toMatchObject({ passed: false, reason: 'missing' });
+			// Nothing the user could do differently: no hint.
 			expect(j.retry).toEqual({ reason: 'challengeFailed' });
 		});
 
@@ -313,13 +315,13 @@ describe('judgeFaceEvidence', () => {
 			// A turn that only began after the colours were over is not the frames that answered them.
 			const late = judgeFaceEvidence(input({ analysis: slow([0, 0, 0, 1, 0, 0, 1, 0, 0, 1, 2, 8, 24]), light: { sequence, startedAt: 0, enforce: true } }));
 			expect(late.light).toMatchObject({ passed: false, reason: 'turnOutside' });
-			expect(late.retry).toEqual({ reason: 'challengeFailed' });
+			expect(late.retry).toEqual({ reason: 'challengeFailed', hint: 'turnLate' });
 		});
 
 		it('fails a turn made before the colours were shown', () => {
 			const j = judgeFaceEvidence(input({ analysis: lit(0.2), light: { sequence, startedAt: 350, enforce: true } }));
 			expect(j.light).toMatchObject({ passed: false });
-			expect(j.retry).toEqual({ reason: 'challengeFailed' });
+			expect(j.retry).toMatchObject({ reason: 'challengeFailed' });
 		});
 	});
 });

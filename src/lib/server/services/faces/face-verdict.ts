@@ -1,7 +1,7 @@
 // How a face node decides, from the server's analysis of the evidence alone. Pure: the handlers feed
 // it what the server measured and apply what it returns (finish with an outcome, or let the user try
 // again), so every rule here is unit-tested without models or a database.
-import { RETRYABLE_FAILURES, type FaceClaim, type FaceFailureReason } from '#lib/domain/page/face-evidence.schema.ts';
+import { RETRYABLE_FAILURES, type FaceClaim, type FaceFailureReason, type FaceRetryHint } from '#lib/domain/page/face-evidence.schema.ts';
 import type { Challenge } from '#lib/domain/face/challenge.ts';
 import { TURN_SIGN, verifyChallenge, type ChallengeResult } from '#lib/face/challenge.ts';
 import type { LightSequence } from '#lib/domain/face/light-challenge.ts';
@@ -92,7 +92,7 @@ export interface Judgement {
 	/** Set when the node ends with this try. */
 	finish?: { outcome: string; reason?: FaceFailureReason };
 	/** Set when the user may try again. */
-	retry?: { reason: FaceFailureReason };
+	retry?: { reason: FaceFailureReason; hint?: FaceRetryHint };
 	/** Server's similarity with the reference or the recognition match (null when none was computed). */
 	similarity: number | null;
 	challenge: (ChallengeResult & { type: Challenge; continuity?: ContinuityResult }) | null;
@@ -198,12 +198,25 @@ export function judgeFaceEvidence(input: JudgeInput): Judgement {
 		judgement.finish = { outcome: type === 'recognition' && !input.recognition?.match ? 'newUser' : SUCCESS[type] };
 		if (type === 'recognition' && input.recognition?.match && input.recognition.match.score < input.threshold) judgement.finish = { outcome: 'newUser' };
 	} else if (RETRYABLE_FAILURES.has(reason) && input.failedTries < input.maxRetries) {
-		judgement.retry = { reason };
+		const hint = retryHint(reason, challenge, light);
+		judgement.retry = { reason, ...(hint ? { hint } : {}) };
 	} else {
 		judgement.finish = { outcome: failureOutcome(type, reason), reason };
 	}
 	judgement.disagreements = disagreements(input, judgement);
 	return judgement;
+}
+
+/**
+ * What to tell a user whose movement was seen but whose light was not: the colours did not show on
+ * the face (no response, or not the sequence's; or the whole frame tinted alike), or a turn began
+ * after them. A light that failed for want of frames (a slow device) or for lag gets no hint.
+ */
+function retryHint(reason: FaceFailureReason, challenge: Judgement['challenge'], light: Judgement['light']): FaceRetryHint | null {
+	if (reason !== 'challengeFailed' || !challenge?.passed || !light?.enforced || light.passed) return null;
+	if (light.reason === 'noResponse' || light.reason === 'mismatch' || light.reason === 'backgroundLit') return 'lightNotSeen';
+	if (light.reason === 'turnOutside' && challenge.type !== 'blink') return 'turnLate';
+	return null;
 }
 
 type Sample = { t: number; yaw: number; ear: number; box: { x: number; y: number; width: number; height: number } };

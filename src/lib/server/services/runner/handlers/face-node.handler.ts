@@ -350,7 +350,7 @@ export function faceNodeHandler(cancelOutcome: string): NodeHandler<FaceNodeType
 				if (judgement.retry) {
 					history.push({ reason: judgement.retry.reason, at: ctx.now, liveness: round(evidence.analysis.liveness.median), challenge: state.challenge });
 					setState(ctx, { failedTries: tries, challenge: issueChallenge(ctx, settings), light: issueLight(settings), history });
-					return { notice: { code: 'face.retry', params: { reason: judgement.retry.reason, triesLeft: settings.maxRetries + 1 - tries } } };
+					return { notice: { code: 'face.retry', params: { reason: judgement.retry.reason, ...(judgement.retry.hint ? { hint: judgement.retry.hint } : {}), triesLeft: settings.maxRetries + 1 - tries } } };
 				}
 				const finish = judgement.finish!;
 				const persisted = await persist(ctx, evidence, judgement);
