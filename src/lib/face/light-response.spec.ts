@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { hexToRgb, issueLightSequence, LIGHT_SHOWN_AT_LEAST, lightDuration, lightStepAt, lightStepStarts, type LightSequence } from '#lib/domain/face/light-challenge.ts';
 import { pageTimes, seeded, toLinear } from '../../../tests/helpers/light-frames.ts';
-import { verifyLightResponse, type LightFrame } from './light-response.ts';
+import { measureLight, verifyLightResponse, type LightFrame } from './light-response.ts';
 
 const STARTED = 1000;
 const TRIALS = 2000;
@@ -87,5 +87,32 @@ describe('light challenge against chance', () => {
 		// issued and frames were dropped at random: the 15 others left a step unseen, `stepsMissed`;
 		// the page picks its frames to cover every step).
 		expect(passed / TRIALS, JSON.stringify(reasons)).toBeGreaterThanOrEqual(0.99);
+	});
+});
+
+describe('measureLight', () => {
+	it('reads the background around the box it is given, so a jittering face box does not move it over the room', () => {
+		// A grey room with a red picture on the wall to the left of the head, and a skin-coloured face.
+		const width = 320;
+		const height = 200;
+		const data = new Uint8ClampedArray(width * height * 4);
+		for (let y = 0; y < height; y++)
+			for (let x = 0; x < width; x++) {
+				const i = 4 * (y * width + x);
+				const red = x >= 90 && x < 112 && y < 120;
+				const face = x >= 150 && x < 210 && y >= 60 && y < 140;
+				[data[i], data[i + 1], data[i + 2], data[i + 3]] = face ? [200, 150, 120, 255] : red ? [200, 40, 40, 255] : [120, 120, 120, 255];
+			}
+		const image = { width, height, data };
+		const steady = { x: 150, y: 60, width: 60, height: 80 };
+		// The same head, the detector's box 25 % wider this frame: its widened exclusion reaches over the picture.
+		const jittered = { x: 142, y: 58, width: 75, height: 84 };
+		const own = measureLight(image, jittered)!;
+		const fixed = measureLight(image, jittered, steady)!;
+		const reference = measureLight(image, steady)!;
+		expect(fixed.background).toEqual(reference.background);
+		expect(own.background![0] / own.background![1]).not.toBeCloseTo(reference.background![0] / reference.background![1], 2);
+		// The skin is still the frame's own box.
+		expect(fixed.face).toEqual(own.face);
 	});
 });

@@ -108,14 +108,14 @@ function regionMean(image: RgbaImage, x0: number, y0: number, x1: number, y1: nu
  * eyes). Background: what lies beside and above the head, outside the box widened by 60 % a side
  * (hair, ears, shoulders are near the screen too). Null background when the face fills the frame.
  */
-export function measureLight(image: RgbaImage, box: Box): LightMeasure | null {
+export function measureLight(image: RgbaImage, box: Box, around: Box = box): LightMeasure | null {
 	const step = Math.max(1, Math.floor(Math.min(image.width, image.height) / 160));
 	const face = regionMean(image, box.x + 0.25 * box.width, box.y + 0.35 * box.height, box.x + 0.75 * box.width, box.y + 0.85 * box.height, step);
 	if (!face.mean || face.n < 20) return null;
-	const left = box.x - 0.6 * box.width;
-	const right = box.x + 1.6 * box.width;
-	const top = box.y - 0.5 * box.height;
-	const bg = regionMean(image, 0, 0, image.width, box.y + box.height, step, (x, y) => x >= left && x < right && y >= top);
+	const left = around.x - 0.6 * around.width;
+	const right = around.x + 1.6 * around.width;
+	const top = around.y - 0.5 * around.height;
+	const bg = regionMean(image, 0, 0, image.width, around.y + around.height, step, (x, y) => x >= left && x < right && y >= top);
 	return { face: face.mean, background: bg.mean && bg.n >= 50 ? bg.mean : null };
 }
 
