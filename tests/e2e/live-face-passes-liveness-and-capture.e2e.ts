@@ -33,6 +33,12 @@ test('a live face that turns as asked passes liveness_detection and face_scan ca
 			await expect(page.getByTestId('light-notice')).toBeVisible({ timeout: 30_000 });
 			await expect(face).toHaveAttribute('data-phase', 'challenge', { timeout: 120_000 });
 			await expect(page.getByTestId('light-flash')).toHaveAttribute('style', /background-color: rgb\(\d+, \d+, \d+\)/);
+			// The page's own background is the same colour while it shows (a phone's safe-area insets).
+			const rootAsFlash = () => page.evaluate(() => {
+				const flash = document.querySelector<HTMLElement>('[data-testid="light-flash"]')?.style.backgroundColor;
+				return !!flash && document.documentElement.style.backgroundColor === flash;
+			});
+			await expect.poll(rootAsFlash, { timeout: 2000, intervals: [50] }).toBe(true);
 			await camera.show('turning');
 			await expect(face).not.toHaveAttribute('data-phase', 'challenge', { timeout: 60_000 });
 			await camera.show('frontal');
