@@ -8,6 +8,7 @@
  *   npx tsx scripts/eval/documents-synthetic.ts [--count 504] [--seed 1] [--limit N] [--damages clean,blur] [--indices 3,17]
  *     [--jsonl FILE] [--temperature T] [--mrz-decode text]   (text: the reader before constrained decoding)
  *     [--no-viz]   (the reader without the visual-zone cross-check)
+ *     [--as small]   (every document under one damage outside the rotation: EXTRA_DAMAGES)
  *
  * The visual zone: on tampered documents (one printed field unlike the MRZ), how many readings
  * reported MRZ_VIZ_MISMATCH naming that field (detected); on genuine ones, how many reported a
@@ -24,7 +25,7 @@ import type { ExtractedData } from '../../src/lib/documents/extracted-data.ts';
 import { parseMrzLines } from '../../src/lib/documents/mrz-parse.ts';
 import { DocumentReader, uncertainFields, type ReadDocumentResult } from '../../src/lib/server/documents/document-reader.service.ts';
 import { judgeDocument } from '../../src/lib/server/documents/document-verdict.ts';
-import { SYNTHETIC_DAMAGES, syntheticDocuments, type SyntheticDamage } from './synthetic-documents.ts';
+import { EXTRA_DAMAGES, SYNTHETIC_DAMAGES, syntheticDocuments, type SyntheticDamage } from './synthetic-documents.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const NOW = new Date('2026-11-22T12:00:00Z');
@@ -74,7 +75,10 @@ async function main() {
 	const count = Number(arg('count') ?? 504);
 	const seed = Number(arg('seed') ?? 1);
 	const only = arg('damages')?.split(',') as SyntheticDamage[] | undefined;
-	let docs = syntheticDocuments(count, seed);
+	// --as DAMAGE: every document under that damage (one of EXTRA_DAMAGES, outside the rotation).
+	const as = arg('as') as SyntheticDamage | undefined;
+	if (as && !([...SYNTHETIC_DAMAGES, ...EXTRA_DAMAGES] as string[]).includes(as)) throw new Error(`unknown damage ${as}`);
+	let docs = syntheticDocuments(count, seed, as ? { damage: as } : {});
 	if (only) docs = docs.filter((d) => only.includes(d.damage));
 	docs = docs.slice(0, Number(arg('limit') ?? docs.length));
 	const indices = arg('indices')?.split(',').map(Number);
@@ -88,7 +92,7 @@ async function main() {
 		if (!r) rows.set(k, (r = { n: 0, read: 0, exact: 0, fieldsRight: 0, fieldsTotal: 0, allFieldsRight: 0, accepted: 0, wrongAccepted: 0, lowConfidence: 0, acceptedOnRetake: 0, wrongAcceptedOnRetake: 0, genuineRead: 0, falseMismatch: 0, tamperedRead: 0, tamperDetected: 0, vizChecked: 0, vizLifted: 0, vizLiftedWrong: 0, ms: [], notes: [] }));
 		return r;
 	};
-	for (const d of SYNTHETIC_DAMAGES) if (docs.some((x) => x.damage === d)) row(d);
+	for (const d of [...SYNTHETIC_DAMAGES, ...EXTRA_DAMAGES]) if (docs.some((x) => x.damage === d)) row(d);
 	for (const doc of docs) {
 		const expected = parseMrzLines(doc.mrz, { now: NOW }).fields;
 		const bytes = await doc.render();

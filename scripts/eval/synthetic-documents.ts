@@ -23,7 +23,14 @@ import { blur, glare, perspective, rotate, seededRandom, toJpeg, toPng } from '.
 
 export type SyntheticLayout = 'TD1' | 'TD2' | 'TD3' | 'MRV-A' | 'MRV-B';
 export const SYNTHETIC_DAMAGES = ['clean', 'guilloche', 'specimen', 'stamp', 'frontText', 'perspective', 'blur', 'glare', 'jpeg', 'exif', 'noise', 'combined', 'facingPage'] as const;
-export type SyntheticDamage = (typeof SYNTHETIC_DAMAGES)[number];
+/**
+ * Damages outside the rotation (so that adding one changed no seed's documents): given to every
+ * document of a run by `choices.damage` (documents-synthetic.ts `--as`). `small`: the page as a web
+ * page or a messenger shows it, MRZ glyphs 4.5–8 px tall (the real specimens' smallest: a 272-px
+ * passport), JPEG 70–90.
+ */
+export const EXTRA_DAMAGES = ['small'] as const;
+export type SyntheticDamage = (typeof SYNTHETIC_DAMAGES)[number] | (typeof EXTRA_DAMAGES)[number];
 
 export interface SyntheticDocument {
 	index: number;
@@ -375,6 +382,11 @@ async function damaged(svg: string, damage: SyntheticDamage, r: Random): Promise
 			return withOrientation(img, int(r, 2, 8));
 		case 'noise':
 			return toJpeg(phoneNoise(await scale(img, 0.65 + r() * 0.15), r, 6 + r() * 6), 80);
+		case 'small': {
+			// OCR-B's capitals stand 0.7 of the 3.5-mm font size: about 24.5 px at PX 10.
+			const glyph = 4.5 + r() * 3.5;
+			return toJpeg(await scale(img, glyph / (0.7 * 3.5 * 10)), int(r, 70, 90));
+		}
 		case 'combined': {
 			img = perspective(rotate(img, (r() - 0.5) * 8), 0.05, r);
 			img = blur(img, 1);
