@@ -159,6 +159,18 @@ const DAMAGES: Record<string, Damage> = {
 		const top = f.eyesY + 0.45 * (f.mouthY - f.eyesY);
 		return `<rect x="${f.x + 0.02 * f.width}" y="${top}" width="${0.96 * f.width}" height="${f.y + 1.05 * f.height - top}" rx="${0.1 * f.width}" fill="#9cc3d5"/>`;
 	}),
+	// Added 2026-11-29 (twenty-first session): the masks most people wear, of no colour. A white
+	// surgical mask (shaded: lit from above, its pleats), and a black cloth one.
+	maskWhite: overlay((_w, _h, f) => {
+		const top = f.eyesY + 0.45 * (f.mouthY - f.eyesY);
+		const h = f.y + 1.05 * f.height - top;
+		const pleats = [0.3, 0.5, 0.7].map((t) => `<line x1="${f.x + 0.04 * f.width}" x2="${f.x + 0.96 * f.width}" y1="${top + t * h}" y2="${top + t * h}" stroke="#b9c0c6" stroke-width="${Math.max(1, 0.012 * f.width)}"/>`).join('');
+		return `<defs><linearGradient id="mw" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#f5f7f8"/><stop offset="1" stop-color="#c4cacf"/></linearGradient></defs><rect x="${f.x + 0.02 * f.width}" y="${top}" width="${0.96 * f.width}" height="${h}" rx="${0.1 * f.width}" fill="url(#mw)"/>${pleats}`;
+	}),
+	maskBlack: overlay((_w, _h, f) => {
+		const top = f.eyesY + 0.45 * (f.mouthY - f.eyesY);
+		return `<defs><linearGradient id="mb" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#2a2b2e"/><stop offset="1" stop-color="#121214"/></linearGradient></defs><rect x="${f.x + 0.02 * f.width}" y="${top}" width="${0.96 * f.width}" height="${f.y + 1.05 * f.height - top}" rx="${0.1 * f.width}" fill="url(#mb)"/>`;
+	}),
 	// A hand moving the camera: 15 px of horizontal motion.
 	motionBlur: (b) => sharp(b).rotate().convolve({ width: 15, height: 3, kernel: [...new Array(15).fill(0), ...new Array(15).fill(1), ...new Array(15).fill(0)] }).jpeg({ quality: 88 }).toBuffer(),
 	// A dim room's photo brightened by the phone: gain and noise.
