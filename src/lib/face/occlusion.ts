@@ -44,6 +44,22 @@ export const HIDDEN_EYE_LIGHT = 0.6;
  * light matters more, since a false "mask" would turn a stranger's non-match into no verdict.
  */
 export const HIDDEN_MOUTH_CHROMA = 0.45;
+/**
+ * A mask of no colour, a white surgical one above all, is told by what skin never is: the chin and
+ * the cheeks beside the mouth far greyer than the bare skin above (their chroma from grey at most
+ * MASK_GREYNESS of the skin's), brighter than it (WHITE_MASK_LIGHT), and even (the 15th to 85th
+ * percentile of their grey within MASK_EVENNESS of the skin's median). Measured 2026-11-29 on the 11
+ * fixture faces: bare, the lower face kept 0.89–1.38 of the skin's chroma, stood at 0.49–0.99 of its
+ * brightness and spread 0.13–0.45; under a drawn white mask (shaded, with pleats) 0.11–0.15, 1.11–2.39
+ * and 0.05–0.11. A black mask measured 0.19–0.37, 0.13–0.36 and 0.03–0.06, but is not judged: a dark
+ * beard is grey and dark too, no bearded face was at hand to measure, and a face taken for masked
+ * cannot be captured (faceCovered). A white beard is rarely that even, nor brighter than the face.
+ */
+export const MASK_GREYNESS = 0.5;
+export const WHITE_MASK_LIGHT = 1.05;
+export const MASK_EVENNESS = 0.15;
+/** Grey at or above which the lower face is blown out (a flash on the chin): no colour left to judge. */
+const BLOWN_OUT = 240;
 /** Bare skin nearer grey than this in chroma: the photo has no colour to judge a mask by. */
 const GREY_CHROMA = 0.04;
 
@@ -124,8 +140,9 @@ export function hiddenFeatures(image: RgbaImage, landmarks: Landmarks68): Hidden
 		sample(image, lerp(point(landmarks, 48), point(landmarks, 5), 0.5), unit * 0.8, unit * 0.8),
 		sample(image, lerp(point(landmarks, 54), point(landmarks, 11), 0.5), unit * 0.8, unit * 0.8)
 	);
-	const mouthChroma = inside(upperSkin) && inside(lower) && Math.hypot(skinRg, skinBg) >= GREY_CHROMA ? Math.hypot(quantile(lower.logRg, 0.5) - skinRg, quantile(lower.logBg, 0.5) - skinBg) : null;
-	const mouthHidden = mouthChroma !== null && mouthChroma > HIDDEN_MOUTH_CHROMA;
+	const judged = inside(upperSkin) && inside(lower) && Math.hypot(skinRg, skinBg) >= GREY_CHROMA;
+	const mouthChroma = judged ? Math.hypot(quantile(lower.logRg, 0.5) - skinRg, quantile(lower.logBg, 0.5) - skinBg) : null;
+	const mouthHidden = (mouthChroma !== null && mouthChroma > HIDDEN_MOUTH_CHROMA) || (judged && isWhiteMask(lower, upperSkin, Math.hypot(skinRg, skinBg)));
 
 	// The eyes against the cheeks beside the nose (or, where a mask covers those, under the eyes), and
 	// against the brow: both must find them dark. A white mask the eyes' cheeks measured alone made
@@ -141,6 +158,16 @@ export function hiddenFeatures(image: RgbaImage, landmarks: Landmarks68): Hidden
 		eyeLight: light,
 		mouthChroma
 	};
+}
+
+/** The lower face is grey, bright and even as a white mask is, and bare skin is not (MASK_GREYNESS). */
+function isWhiteMask(lower: Sample, skin: Sample, skinChroma: number): boolean {
+	const skinGrey = Math.max(1, quantile(skin.grey, 0.5));
+	const lowerGrey = quantile(lower.grey, 0.5);
+	if (lowerGrey >= BLOWN_OUT) return false;
+	const greyness = Math.hypot(quantile(lower.logRg, 0.5), quantile(lower.logBg, 0.5)) / skinChroma;
+	const spread = (quantile(lower.grey, 0.85) - quantile(lower.grey, 0.15)) / skinGrey;
+	return greyness <= MASK_GREYNESS && lowerGrey >= WHITE_MASK_LIGHT * skinGrey && spread <= MASK_EVENNESS;
 }
 
 /** The hidden features by name, eyes first. */

@@ -109,7 +109,7 @@ describe('compareWithReference: a reference face too small to compare', () => {
 });
 
 describe('compareWithReference: a reference whose eyes or mouth are covered', () => {
-	it('marks dark glasses and a coloured mask as hidden features, and a bare face not', { timeout: 60_000 }, async () => {
+	it('marks dark glasses, a coloured mask and a white one as hidden features, and a bare face not', { timeout: 60_000 }, async () => {
 		const engine = await FaceEngine.create();
 		const deps: ReferenceDeps = { engine: async () => engine, sink: {} as never, fetchImage: unused, protect: unused };
 		const probe = (await engine.analyseReference(fixture('barack_obama_2.jpg')))!.face.embedding!;
@@ -133,6 +133,9 @@ describe('compareWithReference: a reference whose eyes or mouth are covered', ()
 		expect(await judged(await sharp(photo).linear(0.4, 0).jpeg({ quality: 90 }).toBuffer())).toEqual([]);
 		expect(await judged(await drawn(lens(le) + lens(re)))).toEqual(['eyes']);
 		expect(await judged(await drawn(mask))).toEqual(['mouth']);
+		// A white surgical mask: no colour to set it apart, but greyer, brighter and more even than skin.
+		const whiteMask = `<defs><linearGradient id="w" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#f5f7f8"/><stop offset="1" stop-color="#c4cacf"/></linearGradient></defs>${mask.replace('fill="#8fbcd4"', 'fill="url(#w)"')}`;
+		expect(await judged(await drawn(whiteMask))).toEqual(['mouth']);
 		// A grey photo has no colour to tell a mask from skin by: the mouth is not judged.
 		expect(await judged(await sharp(await drawn(mask)).greyscale().jpeg().toBuffer())).toEqual([]);
 	});
