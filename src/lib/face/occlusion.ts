@@ -58,6 +58,11 @@ export const HIDDEN_MOUTH_CHROMA = 0.45;
 export const MASK_GREYNESS = 0.5;
 export const WHITE_MASK_LIGHT = 1.05;
 export const MASK_EVENNESS = 0.15;
+/**
+ * Skin at least this far from grey for the white-mask test: "half the skin's chroma" means little
+ * where the skin has hardly any (a dim, washed-out webcam). The fixture faces' skin: 0.16–0.56.
+ */
+const WHITE_MASK_SKIN_CHROMA = 0.08;
 /** Grey at or above which the lower face is blown out (a flash on the chin): no colour left to judge. */
 const BLOWN_OUT = 240;
 /** Bare skin nearer grey than this in chroma: the photo has no colour to judge a mask by. */
@@ -142,7 +147,8 @@ export function hiddenFeatures(image: RgbaImage, landmarks: Landmarks68): Hidden
 	);
 	const judged = inside(upperSkin) && inside(lower) && Math.hypot(skinRg, skinBg) >= GREY_CHROMA;
 	const mouthChroma = judged ? Math.hypot(quantile(lower.logRg, 0.5) - skinRg, quantile(lower.logBg, 0.5) - skinBg) : null;
-	const mouthHidden = (mouthChroma !== null && mouthChroma > HIDDEN_MOUTH_CHROMA) || (judged && isWhiteMask(lower, upperSkin, Math.hypot(skinRg, skinBg)));
+	const skinChroma = Math.hypot(skinRg, skinBg);
+	const mouthHidden = (mouthChroma !== null && mouthChroma > HIDDEN_MOUTH_CHROMA) || (judged && skinChroma >= WHITE_MASK_SKIN_CHROMA && isWhiteMask(lower, upperSkin, skinChroma));
 
 	// The eyes against the cheeks beside the nose (or, where a mask covers those, under the eyes), and
 	// against the brow: both must find them dark. A white mask the eyes' cheeks measured alone made
