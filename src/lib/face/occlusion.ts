@@ -53,7 +53,8 @@ export const HIDDEN_MOUTH_CHROMA = 0.45;
  * brightness and spread 0.13–0.45; under a drawn white mask (shaded, with pleats) 0.11–0.15, 1.11–2.39
  * and 0.05–0.11. A black mask measured 0.19–0.37, 0.13–0.36 and 0.03–0.06, but is not judged: a dark
  * beard is grey and dark too, no bearded face was at hand to measure, and a face taken for masked
- * cannot be captured (faceCovered). A white beard is rarely that even, nor brighter than the face.
+ * cannot be captured (faceCovered). A white beard would have to be that even and brighter than the face
+ * to be taken for a mask: unmeasured too.
  */
 export const MASK_GREYNESS = 0.5;
 export const WHITE_MASK_LIGHT = 1.05;
