@@ -105,10 +105,11 @@ function sample(image: RgbaImage, c: Point, hw: number, hh: number): Sample {
 }
 
 function quantile(values: number[], q: number): number {
-	if (!values.length) return NaN;
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+	return values.length ? sortedQuantile([...values].sort((a, b) => a - b), q) : NaN;
 }
+
+/** The `q` quantile of values already in ascending order (several quantiles, one sort). */
+const sortedQuantile = (sorted: readonly number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
 const merge = (...parts: Sample[]): Sample => ({ grey: parts.flatMap((p) => p.grey), logRg: parts.flatMap((p) => p.logRg), logBg: parts.flatMap((p) => p.logBg), expected: parts.reduce((n, p) => n + p.expected, 0) });
 const lerp = (a: Point, b: Point, t: number): Point => ({ x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t });
@@ -179,7 +180,7 @@ export function hiddenFeatures(image: RgbaImage, landmarks: Landmarks68): Hidden
 function isWhiteMask(lowerGreys: number[], skinGreys: number[], greyness: number): boolean {
 	if (greyness > MASK_GREYNESS) return false;
 	const lower = [...lowerGreys].sort((a, b) => a - b);
-	const at = (q: number) => lower[Math.min(lower.length - 1, Math.floor(q * lower.length))];
+	const at = (q: number) => sortedQuantile(lower, q);
 	const skinGrey = Math.max(1, quantile(skinGreys, 0.5));
 	const lowerGrey = at(0.5);
 	if (lowerGrey >= BLOWN_OUT || lowerGrey < WHITE_MASK_LIGHT * skinGrey) return false;

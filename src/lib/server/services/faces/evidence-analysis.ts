@@ -122,7 +122,7 @@ export function serverGate(quality: FaceQualityMetrics, faceCount: number, setti
 /** The median of each of a box's numbers, over boxes (null when there are none). */
 function medianBox(boxes: readonly Box[]): Box | null {
 	if (boxes.length === 0) return null;
-	const mid = (k: keyof Box) => [...boxes.map((b) => b[k])].sort((a, b) => a - b)[(boxes.length - 1) >> 1];
+	const mid = (k: keyof Box) => boxes.map((b) => b[k]).sort((a, b) => a - b)[(boxes.length - 1) >> 1];
 	return { x: mid('x'), y: mid('y'), width: mid('width'), height: mid('height') };
 }
 
