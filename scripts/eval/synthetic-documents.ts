@@ -40,8 +40,10 @@ export interface SyntheticDocument {
 	mrz: string[];
 	/** What the visual zone prints; `tampered`: the one field printed unlike the MRZ, if any. */
 	viz: SyntheticViz;
-	/** Renders the damaged photo (PNG or JPEG bytes, possibly with an EXIF orientation). */
-	/** The photo; `retake` > 0: the same printed document photographed again (new camera damage, same print). */
+	/**
+	 * The damaged photo (PNG or JPEG bytes, possibly with an EXIF orientation); `retake` > 0: the
+	 * same printed document photographed again (held differently, new camera damage, same print).
+	 */
 	render(retake?: number): Promise<Buffer>;
 }
 
@@ -365,10 +367,26 @@ export async function withOrientation(src: Raster, o: number, quality = 85): Pro
 	return img.jpeg({ quality }).withMetadata({ orientation: o }).toBuffer();
 }
 
-async function damaged(svg: string, damage: SyntheticDamage, r: Random): Promise<Buffer> {
+/**
+ * A second photo of the same print: the phone held a little differently (turned up to 3°, 0.8–1×
+ * as near), another light's cast and the sensor's noise. Until 2026-11-29 a retake of the six
+ * print-only damages was the first photo's very bytes, and of the others the same framing: the
+ * reader, being deterministic, read it the same, so "passed on a retake" measured nothing there.
+ */
+async function heldAgain(img: Raster, r: Random): Promise<Raster> {
+	return phoneNoise(await scale(rotate(img, (r() - 0.5) * 6), 0.8 + r() * 0.2), r, 2 + r() * 3);
+}
+
+const PRINT_ONLY: readonly SyntheticDamage[] = ['clean', 'guilloche', 'specimen', 'stamp', 'frontText', 'facingPage'];
+
+async function damaged(svg: string, damage: SyntheticDamage, r: Random, retake: boolean): Promise<Buffer> {
 	const clean = await sharp(Buffer.from(svg)).png({ compressionLevel: 1 }).toBuffer();
-	if (damage === 'clean' || damage === 'guilloche' || damage === 'specimen' || damage === 'stamp' || damage === 'frontText' || damage === 'facingPage') return sharp(clean).jpeg({ quality: 90 }).toBuffer();
+	if (!retake && PRINT_ONLY.includes(damage)) return sharp(clean).jpeg({ quality: 90 }).toBuffer();
 	let img = await decodeRaw(clean);
+	if (retake) {
+		img = await heldAgain(img, r);
+		if (PRINT_ONLY.includes(damage)) return toJpeg(img, 88);
+	}
 	switch (damage) {
 		case 'perspective':
 			return toPng(perspective(rotate(img, (r() - 0.5) * 8), 0.06 + r() * 0.04, r));
@@ -395,6 +413,7 @@ async function damaged(svg: string, damage: SyntheticDamage, r: Random): Promise
 			return withOrientation(img, pick(r, [1, 3, 6, 8]), 50);
 		}
 	}
+	throw new Error(`no camera damage for ${damage}`);
 }
 
 const FACING_WORDS = ['THE', 'BEARER', 'OF', 'THIS', 'PASSPORT', 'IS', 'REQUESTED', 'TO', 'ALLOW', 'PASS', 'FREELY', 'WITHOUT', 'LET', 'OR', 'HINDRANCE', 'AND', 'AFFORD', 'ASSISTANCE', 'PROTECTION', 'OBSERVATIONS', 'VALID', 'FOR', 'ALL', 'COUNTRIES'];
@@ -468,7 +487,7 @@ export function syntheticDocuments(count: number, seed = 1, choices: SyntheticCh
 				const card: Card = { wMm: g.wMm, hMm: g.hMm, body: content, tint: pick(rr, TINTS), guillochePhase: rr() * 6, guillocheHue: pick(rr, HUES) };
 				const margin = 0.05 + rr() * 0.05;
 				const svg = damage === 'facingPage' ? openBookletSvg(card, margin, seededRandom(drawSeed ^ 0x51f15e)) : cardSvg(card, margin);
-				return damaged(svg, damage, retake > 0 ? seededRandom(drawSeed + 7919 * retake) : rr);
+				return damaged(svg, damage, retake > 0 ? seededRandom(drawSeed + 7919 * retake) : rr, retake > 0);
 			}
 		});
 	}
