@@ -564,7 +564,7 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 	const clear = clearlySeen(seen, votes);
 	if (checksValid)
 		for (const f of [...spec.checked.map((c) => ({ name: c.name, range: c.range })), ...spec.free.filter((x) => x.name === 'optionalData')])
-			if (hiddenLookalikeSwap(lines, post, f.range, spec, clear)) {
+			if (hiddenLookalikeSwap(lines, post, f.range, spec, clear, atypicalGlyphs(votes))) {
 				conf(f.name, Math.min(confidence[f.name] ?? 1, 0.5));
 				lookalikeDoubt.push(f.name);
 			}
@@ -651,6 +651,11 @@ function repairOptionalData(lines: readonly string[], spec: FieldSpec): string[]
  */
 const SEEN_SHORTFALL = 0.08;
 
+/** Places ("line:pos") whose glyph looked less like the kind it was voted than SEEN_SHORTFALL allows: damaged print. */
+function atypicalGlyphs(votes: readonly GlyphVote[]): Set<string> {
+	return new Set(votes.filter((v) => v.shortfall !== undefined && v.shortfall > SEEN_SHORTFALL).map((v) => `${v.line}:${v.position}`));
+}
+
 /** The votes' verdicts (`applyVotes`) that are clear enough to lift the double-swap doubt. */
 function clearlySeen(seen: ReadonlyMap<string, string>, votes: readonly GlyphVote[]): Map<string, string> {
 	const clear = new Map(seen);
@@ -682,7 +687,7 @@ const MAX_SWAP_COMBINATIONS = 4096;
  * stamp, I/1 at places weighted 7 and 3 (17 × 10), and accepted. O/0 pairs only until seed 3307
  * (2026-11-27): `5OO5ZOZD` read `5005Z0ZD` at 0.996, three swaps weighted 3, 1 and 1 (24 × 5 = 120).
  */
-function hiddenLookalikeSwap(lines: readonly string[], post: Posteriors, [l, s, e]: Range, spec: FieldSpec, seen: ReadonlyMap<string, string>): boolean {
+function hiddenLookalikeSwap(lines: readonly string[], post: Posteriors, [l, s, e]: Range, spec: FieldSpec, seen: ReadonlyMap<string, string>, atypical: ReadonlySet<string> = new Set()): boolean {
 	// Numbers that are digits but for a letter prefix (C03005988, ZE000509, XA0000014) are the common
 	// real case and read 0 as 0; the doubt is for fields that mix letters in (S070DNT98, where an O
 	// is as likely). A two-letter prefix was doubted until 2026-11-27: every such number with two
@@ -691,8 +696,13 @@ function hiddenLookalikeSwap(lines: readonly string[], post: Posteriors, [l, s, 
 	// O as 0 passes its check under a prefix of two or more letters.
 	// An O among the prefix's digits is no such number: Latvia's `LT0000000` read `LT0000OO0` (O/0 at
 	// places weighted 7 and 3) was accepted wrong (specimen photo turned upright, 2026-11-29).
+	// Nor is one whose 0 the pixels found unlike the document's other 0's (an overprint or stamp across
+	// it): the prefix says a 0 is likelier, not what this glyph is. Seed 1212 #223 (2026-11-29):
+	// `WIVU21OO0` under `SPECIMEN` read `WIVU21000` at 0.985, O/0 at places weighted 7 and 3, both
+	// voted 0 though 0.09–0.11 less like a 0 than the others, and accepted.
 	const text = lines[l].slice(s, e);
-	if ((text.match(/[A-NP-Z]/g) ?? []).length < 2 || /^[A-NP-Z]+[0-9]*<*$/.test(text)) return false;
+	const damagedZero = [...text].some((ch, k) => ch === '0' && atypical.has(`${l}:${s + k}`));
+	if ((text.match(/[A-NP-Z]/g) ?? []).length < 2 || (/^[A-NP-Z]+[0-9]*<*$/.test(text) && !damagedZero)) return false;
 	// Spots the pixels did not clearly tell apart, O and 0 first (the commonest confusion).
 	const isZeroO = (a: string, b: string) => /[O0]/.test(a) && /[O0]/.test(b);
 	const spots: { at: number; to: string[] }[] = [];

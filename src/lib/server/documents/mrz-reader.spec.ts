@@ -5,7 +5,7 @@ import { rectCorners } from '#lib/documents/polygon.ts';
 import { createRaster, type Quad } from '#lib/documents/raster.ts';
 import type { TextBox } from '#lib/documents/text-detection.ts';
 import type { OcrEngine } from './ocr-engine.ts';
-import { contradictedConfidence, crossedConfidence, differsOnlyWhereSeen, mrzLikeLines, readMrz, vouchedConfidence } from './mrz-reader.ts';
+import { contradictedConfidence, crossedConfidence, differsOnlyWhereSeen, keepLookalikeDoubt, mrzLikeLines, readMrz, vouchedConfidence } from './mrz-reader.ts';
 
 const now = new Date('2026-11-22T12:00:00Z');
 // A TD2 card with no optional data, read two ways that differ in the given names only.
@@ -89,6 +89,38 @@ describe('contradictedConfidence: a sure reading against its black-ink look', ()
 		expect(contradictedConfidence(sure, unsure)).toEqual(sure.fieldConfidence);
 		const alike = Object.assign(parseMrzLines(lines('SQ'), { now }), { fieldConfidence: { lastName: 0.2, firstName: 0.2, documentNumber: 0.2 } });
 		expect(contradictedConfidence(sure, alike)).toEqual(sure.fieldConfidence);
+	});
+});
+
+describe('keepLookalikeDoubt: a look-alike doubt is not lifted by another look of the same glyphs', () => {
+	// WIVU21OO0 read WIVU21000: O/0 at places weighted 7 and 3, the check digit cannot tell.
+	const lines = (number: string) => ['P<CMRNEOBNE<<BO'.padEnd(44, '<'), `${number}6TTO1802142M3106095<<<<<<<<<<<<<<<8`];
+	const doubting = () => Object.assign(parseMrzLines(lines('WIVU21000'), { now }), { fieldConfidence: { lastName: 0.99, documentNumber: 0.5 }, lookalikeDoubt: ['documentNumber' as const] });
+
+	it('keeps the doubt, and its confidence, where the other look read the field alike', () => {
+		const sure = Object.assign(parseMrzLines(lines('WIVU21000'), { now }), { fieldConfidence: { lastName: 0.98, documentNumber: 0.985 } });
+		expect(sure.checkDigitsValid).toBe(true);
+		keepLookalikeDoubt(sure, doubting());
+		expect(sure.fieldConfidence).toEqual({ lastName: 0.98, documentNumber: 0.5 });
+		expect(sure.lookalikeDoubt).toEqual(['documentNumber']);
+	});
+
+	it('leaves a field the other look read otherwise, and a reading no look doubted, as they were', () => {
+		const other = Object.assign(parseMrzLines(lines('WIVU21OO0'), { now }), { fieldConfidence: { lastName: 0.98, documentNumber: 0.97 } });
+		keepLookalikeDoubt(other, doubting());
+		expect(other.fieldConfidence).toEqual({ lastName: 0.98, documentNumber: 0.97 });
+		expect(other.lookalikeDoubt).toBeUndefined();
+		const plain = Object.assign(parseMrzLines(lines('WIVU21000'), { now }), { fieldConfidence: { lastName: 0.98, documentNumber: 0.985 } });
+		keepLookalikeDoubt(plain, { ...doubting(), lookalikeDoubt: [] });
+		expect(plain.fieldConfidence.documentNumber).toBe(0.985);
+	});
+
+	it('replaces the confidences rather than writing into an object another reading may share', () => {
+		const shared = { lastName: 0.98, documentNumber: 0.985 };
+		const sure = Object.assign(parseMrzLines(lines('WIVU21000'), { now }), { fieldConfidence: shared });
+		keepLookalikeDoubt(sure, doubting());
+		expect(sure.fieldConfidence.documentNumber).toBe(0.5);
+		expect(shared.documentNumber).toBe(0.985);
 	});
 });
 

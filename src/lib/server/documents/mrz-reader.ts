@@ -315,14 +315,20 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 	// lines are read again the other ways and the looks decoded together (mrz-decode.ts fuseViews).
 	if (found.constrained && (!found.constrained.reading.checkDigitsValid || isInDoubt(found.constrained.reading))) {
 		const again = await secondLooks(engine, image, found.constrained, options, timings);
-		if (again && score(again.reading) >= score(found.constrained.reading)) found.constrained = { ...found.constrained, ...again };
+		if (again && score(again.reading) >= score(found.constrained.reading)) {
+			keepLookalikeDoubt(again.reading, found.constrained.reading);
+			found.constrained = { ...found.constrained, ...again };
+		}
 	}
 	// Still in doubt: the same lines read in their black ink only, where a coloured stamp or overprint
 	// across them fades (raster.ts inkOnly), decoded on their own; kept when they read surer.
 	if (found.constrained && (!found.constrained.reading.checkDigitsValid || isInDoubt(found.constrained.reading))) {
 		const ink = await inkLooks(engine, image, found.constrained, options, timings);
 		if (ink) ink.reading.fieldConfidence = crossedConfidence(ink.reading, found.constrained.reading);
-		if (ink && (readsSurer(ink.reading, found.constrained.reading) || asSureButLikelier(ink.reading, found.constrained.reading))) found.constrained = { ...found.constrained, ...ink, inkOnly: true };
+		if (ink && (readsSurer(ink.reading, found.constrained.reading) || asSureButLikelier(ink.reading, found.constrained.reading))) {
+			keepLookalikeDoubt(ink.reading, found.constrained.reading);
+			found.constrained = { ...found.constrained, ...ink, inkOnly: true };
+		}
 	}
 	// Sure, but under coloured ink (a stamp, an overprint): the stroke across a glyph can make it another
 	// one the recogniser is sure of, where no check digit looks (seed 5503 #367: a stamp's stroke gave
@@ -332,7 +338,10 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 	// fields, at twice the time.
 	else if (found.constrained && colouredShare(image, found.constrained.quads.slice(0, found.constrained.scores.length)) >= MARKED_SHARE) {
 		const ink = await inkLooks(engine, image, found.constrained, options, timings, READS.slice(0, 1));
-		if (ink) found.constrained.reading.fieldConfidence = contradictedConfidence(found.constrained.reading, ink.reading);
+		if (ink) {
+			found.constrained.reading.fieldConfidence = contradictedConfidence(found.constrained.reading, ink.reading);
+			keepLookalikeDoubt(found.constrained.reading, ink.reading);
+		}
 	}
 	result.ocrLines = lastTexts;
 	// The probability-decoded reading when it checks out (it carries field confidences; on the
@@ -551,6 +560,29 @@ function readsSurer(a: MrzReading, b: MrzReading): boolean {
 function asSureButLikelier(ink: MrzReading, first: MrzReading): boolean {
 	const doubts = doubtedFields(ink);
 	return score(ink) === score(first) && doubts > 0 && doubts === doubtedFields(first) && wholeConfidence(ink) > wholeConfidence(first);
+}
+
+/**
+ * Keeps in `kept` the look-alike doubt (mrz-decode.ts `hiddenLookalikeSwap`) another look raised on
+ * a field both read alike. Only the pixels' votes settle such a doubt; a look that read the field the
+ * same way without them (fused looks are decoded from the recogniser's scores, and their votes can
+ * be missing altogether) did not settle it. Seed 1212 #223 (2026-11-29): `WIVU21OO0` under `SPECIMEN`
+ * read `WIVU21000`, doubted by the first look and the black-ink look, both of whose votes found the
+ * two 0's unlike the page's others; the fused second look, with no votes, was sure, replaced the
+ * first, and the number was accepted wrong.
+ */
+export function keepLookalikeDoubt(kept: MrzReading, other: MrzReading): void {
+	if (!kept.fieldConfidence || !other.lookalikeDoubt?.length) return;
+	const conf = { ...kept.fieldConfidence };
+	const mine = kept.fields as Record<string, unknown>;
+	const theirs = other.fields as Record<string, unknown>;
+	const theirConf: Record<string, number | undefined> = other.fieldConfidence ?? {};
+	for (const f of other.lookalikeDoubt) {
+		if (conf[f] === undefined || mine[f] !== theirs[f]) continue;
+		conf[f] = Math.min(conf[f]!, theirConf[f] ?? conf[f]!);
+		if (!kept.lookalikeDoubt?.includes(f)) kept.lookalikeDoubt = [...(kept.lookalikeDoubt ?? []), f];
+	}
+	kept.fieldConfidence = conf;
 }
 
 const doubtedFields = (r: MrzReading) => Object.values(r.fieldConfidence ?? {}).filter((p) => p < MIN_FIELD_CONFIDENCE).length;
