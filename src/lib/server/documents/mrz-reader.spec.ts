@@ -84,11 +84,18 @@ describe('contradictedConfidence: a sure reading against its black-ink look', ()
 		expect(contradictedConfidence(sure, ink)).toEqual({ lastName: 0.95, firstName: 0, documentNumber: 0.99 });
 	});
 
-	it('keeps the field when the ink look doubts its own reading of it, or reads the lines alike', () => {
+	it('keeps a field read surely (≥ 0.9) when the ink look doubts its own other reading, or reads the lines alike', () => {
 		const unsure = Object.assign(parseMrzLines(lines('SO'), { now }), { fieldConfidence: { lastName: 0.97, firstName: 0.4, documentNumber: 0.99 } });
-		expect(contradictedConfidence(sure, unsure)).toEqual(sure.fieldConfidence);
+		const surer = { ...sure, fieldConfidence: { ...sure.fieldConfidence, firstName: 0.93 } };
+		expect(contradictedConfidence(surer, unsure)).toEqual(surer.fieldConfidence);
 		const alike = Object.assign(parseMrzLines(lines('SQ'), { now }), { fieldConfidence: { lastName: 0.2, firstName: 0.2, documentNumber: 0.2 } });
 		expect(contradictedConfidence(sure, alike)).toEqual(sure.fieldConfidence);
+	});
+
+	it('doubts a field read barely surely that the ink look reads otherwise, even unsure of it', () => {
+		// Seed 5757 #172: a stamp's stroke made a surname's F an E at 0.78; the ink look read F at 0.5.
+		const unsure = Object.assign(parseMrzLines(lines('SO'), { now }), { fieldConfidence: { lastName: 0.97, firstName: 0.4, documentNumber: 0.99 } });
+		expect(contradictedConfidence(sure, unsure)).toEqual({ lastName: 0.95, firstName: 0.4, documentNumber: 0.99 });
 	});
 });
 

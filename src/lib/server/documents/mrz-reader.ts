@@ -613,8 +613,21 @@ export function crossedConfidence(ink: MrzReading, earlier: MrzReading): MrzRead
  * nothing changes. crossedConfidence with the roles turned round.
  */
 export function contradictedConfidence(sure: MrzReading, ink: MrzReading): MrzReading['fieldConfidence'] {
-	return sure.lines.join('\n') === ink.lines.join('\n') ? sure.fieldConfidence : crossedConfidence(sure, ink);
+	if (sure.lines.join('\n') === ink.lines.join('\n')) return sure.fieldConfidence;
+	const crossed = crossedConfidence(sure, ink);
+	if (!crossed) return crossed;
+	const mine = sure.fields as Record<string, unknown>;
+	const theirs = ink.fields as Record<string, unknown>;
+	const inkConf: Record<string, number | undefined> = ink.fieldConfidence ?? {};
+	return Object.fromEntries(Object.entries(crossed).map(([f, p]) => [f, mine[f] !== theirs[f] && p < INK_DISPUTED_SURE ? Math.min(p, inkConf[f] ?? 0) : p]));
 }
+
+/**
+ * A field the black-ink look read otherwise, unsure of its own reading, keeps its confidence only
+ * this sure. Seed 5757 #172 (2026-11-29): a stamp's stroke under a TD1 surname's F made it an E, read
+ * at 0.78; the ink look read the F, at 0.5, and the E was accepted.
+ */
+const INK_DISPUTED_SURE = 0.9;
 
 /**
  * `other` (the recogniser's plain text reading) differs from `target` (the decoded one) only at
