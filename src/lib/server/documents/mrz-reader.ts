@@ -609,17 +609,22 @@ export function crossedConfidence(ink: MrzReading, earlier: MrzReading): MrzRead
 /**
  * `sure`'s confidences against `ink`, the same lines read in black ink only: 0 for each field both
  * read surely and differently (two sure readings that disagree cannot both be right). A field the ink
- * look doubts keeps its confidence: a look that lost a glyph to the lift is no evidence. Read alike,
- * nothing changes. crossedConfidence with the roles turned round.
+ * look reads otherwise but doubts keeps its confidence where that is INK_DISPUTED_SURE or more (a
+ * look that lost a glyph to the lift is weak evidence), else takes the ink look's. Read alike,
+ * nothing changes.
  */
 export function contradictedConfidence(sure: MrzReading, ink: MrzReading): MrzReading['fieldConfidence'] {
-	if (sure.lines.join('\n') === ink.lines.join('\n')) return sure.fieldConfidence;
-	const crossed = crossedConfidence(sure, ink);
-	if (!crossed) return crossed;
+	const conf = sure.fieldConfidence;
+	if (!conf || sure.lines.join('\n') === ink.lines.join('\n')) return conf;
 	const mine = sure.fields as Record<string, unknown>;
 	const theirs = ink.fields as Record<string, unknown>;
 	const inkConf: Record<string, number | undefined> = ink.fieldConfidence ?? {};
-	return Object.fromEntries(Object.entries(crossed).map(([f, p]) => [f, mine[f] !== theirs[f] && p < INK_DISPUTED_SURE ? Math.min(p, inkConf[f] ?? 0) : p]));
+	const disputed = (f: string, p: number) => {
+		const other = inkConf[f] ?? 0;
+		// Both sure and different: neither stands. The ink unsure: only a reading sure enough stands.
+		return other >= MIN_FIELD_CONFIDENCE ? 0 : p < INK_DISPUTED_SURE ? Math.min(p, other) : p;
+	};
+	return Object.fromEntries(Object.entries(conf).map(([f, p]) => [f, mine[f] !== theirs[f] ? disputed(f, p) : p]));
 }
 
 /**
