@@ -42,6 +42,10 @@ export const HIDDEN_EYE_LIGHT = 0.6;
  * 0.46–0.96 but for two, pink 0.00–0.60, white and black 0.04–0.52 (their chroma is the skin's
  * own distance from grey). A mask of no colour is therefore mostly missed: the margin above coloured
  * light matters more, since a false "mask" would turn a stranger's non-match into no verdict.
+ * The middle of the lower lip must stand as far from the skin too (since 2026-11-29, twenty-third
+ * session: a grey region drawn below the lips of a fixture face, where a beard grows, measured 0.46
+ * and was taken for a mask). Under every drawn mask the lip lies under it and measures what the chin
+ * does; bare lips on 145 faces: median 0.23 (lipstick, teeth and open mouths up to 2.3).
  */
 export const HIDDEN_MOUTH_CHROMA = 0.45;
 /**
@@ -51,13 +55,25 @@ export const HIDDEN_MOUTH_CHROMA = 0.45;
  * percentile of their grey within MASK_EVENNESS of the skin's median). Measured 2026-11-29 on the 11
  * fixture faces: bare, the lower face kept 0.89–1.38 of the skin's chroma, stood at 0.49–0.99 of its
  * brightness and spread 0.13–0.45; under a drawn white mask (shaded, with pleats) 0.11–0.15, 1.11–2.39
- * and 0.05–0.11. A black mask measured 0.19–0.37, 0.13–0.36 and 0.03–0.06, but is not judged: a dark
- * beard is grey and dark too, no bearded face was at hand to measure, and a face taken for masked
- * cannot be captured (faceCovered). A white beard would have to be that even and brighter than the face
- * to be taken for a mask: unmeasured too.
+ * and 0.05–0.11. A black mask measured 0.19–0.37, 0.13–0.36 and 0.03–0.06; a dark beard is grey and
+ * dark too, so a black mask is told by its lips as well (BLACK_MASK_LIGHT). A white beard would have
+ * to be that even and brighter than the face to be taken for a mask: unmeasured, no bearded face was
+ * at hand.
  */
 export const MASK_GREYNESS = 0.5;
 export const WHITE_MASK_LIGHT = 1.05;
+/**
+ * A black mask: the lower face and the lower lip at most this share of the bare skin's grey, both
+ * grey (MASK_GREYNESS of the skin's chroma) and the lower face even (MASK_EVENNESS). The lip is what
+ * tells it from a dark beard, which never covers it. Measured 2026-11-29 (twenty-third session) on
+ * 145 faces at least 40 px wide (the fixtures, the face-api demo photos and 91 faces of the
+ * face-match screenshot in @vladmandic/human's assets): bare, the lower face stood at 0.48 of the
+ * skin's grey or more and kept 0.66 of its chroma or more; the lower lip kept 0.57 of the skin's
+ * chroma or more, but for one smile whose lip point fell on the teeth (grey, and 1.39 of the skin's
+ * grey). On the 11 fixture faces with a black mask drawn: lower face 0.13–0.36, its chroma 0.14–0.37;
+ * the lip 0.15–0.40, its chroma 0.15–0.36; spread 0.03–0.06.
+ */
+export const BLACK_MASK_LIGHT = 0.45;
 export const MASK_EVENNESS = 0.15;
 /**
  * Skin at least this far from grey for the white-mask test: "half the skin's chroma" means little
@@ -141,7 +157,7 @@ export function hiddenFeatures(image: RgbaImage, landmarks: Landmarks68): Hidden
 
 	const skinRg = quantile(upperSkin.logRg, 0.5);
 	const skinBg = quantile(upperSkin.logBg, 0.5);
-	// The chin and the cheeks beside the mouth, not the lips: lipstick is any colour.
+	// The chin and the cheeks beside the mouth.
 	const lower = merge(
 		sample(image, lerp(point(landmarks, 57), point(landmarks, 8), 0.55), unit * 1.2, unit * 0.7),
 		sample(image, lerp(point(landmarks, 48), point(landmarks, 5), 0.5), unit * 0.8, unit * 0.8),
@@ -152,8 +168,15 @@ export function hiddenFeatures(image: RgbaImage, landmarks: Landmarks68): Hidden
 	const lowerRg = judged ? quantile(lower.logRg, 0.5) : 0;
 	const lowerBg = judged ? quantile(lower.logBg, 0.5) : 0;
 	const mouthChroma = judged ? Math.hypot(lowerRg - skinRg, lowerBg - skinBg) : null;
-	const mouthHidden =
-		(mouthChroma !== null && mouthChroma > HIDDEN_MOUTH_CHROMA) || (judged && skinChroma >= WHITE_MASK_SKIN_CHROMA && isWhiteMask(lower.grey, upperSkin.grey, Math.hypot(lowerRg, lowerBg) / skinChroma));
+	// A mask covers the lips too: each mask test must also hold at the middle of the lower lip. Never
+	// the lips alone (lipstick is any colour), but a beard, however dark or grey, leaves them bare.
+	const lip = sample(image, lerp(point(landmarks, 57), point(landmarks, 66), 0.5), unit * 0.35, unit * 0.35);
+	const lipRg = quantile(lip.logRg, 0.5);
+	const lipBg = quantile(lip.logBg, 0.5);
+	const lipJudged = judged && inside(lip);
+	const coloured = lipJudged && mouthChroma! > HIDDEN_MOUTH_CHROMA && Math.hypot(lipRg - skinRg, lipBg - skinBg) > HIDDEN_MOUTH_CHROMA;
+	const colourless = lipJudged && skinChroma >= WHITE_MASK_SKIN_CHROMA && Math.hypot(lowerRg, lowerBg) <= MASK_GREYNESS * skinChroma && Math.hypot(lipRg, lipBg) <= MASK_GREYNESS * skinChroma;
+	const mouthHidden = coloured || (colourless && (isWhiteMask(lower.grey, upperSkin.grey) || isBlackMask(lower.grey, lip.grey, upperSkin.grey)));
 
 	// The eyes against the cheeks beside the nose (or, where a mask covers those, under the eyes), and
 	// against the brow: both must find them dark. A white mask the eyes' cheeks measured alone made
@@ -172,19 +195,29 @@ export function hiddenFeatures(image: RgbaImage, landmarks: Landmarks68): Hidden
 }
 
 /**
- * The lower face (its grey values, and its chroma from grey as a share of the skin's) is grey, bright
- * and even as a white mask is, and bare skin is not (MASK_GREYNESS). Greyness first, from the medians
- * the chroma test already took: it turns away every bare face measured (0.89 of the skin's chroma or
- * more) at no cost; the page's worker runs this on every analysed frame.
+ * The lower face, already found grey (MASK_GREYNESS: which turns away every bare face measured, 0.66
+ * of the skin's chroma or more on 145 faces, from medians the chroma test already took, so this costs
+ * nothing on most frames; the page's worker runs it on every analysed frame), is also bright and even
+ * as a white mask is, and bare skin is not.
  */
-function isWhiteMask(lowerGreys: number[], skinGreys: number[], greyness: number): boolean {
-	if (greyness > MASK_GREYNESS) return false;
+function isWhiteMask(lowerGreys: number[], skinGreys: number[]): boolean {
 	const lower = [...lowerGreys].sort((a, b) => a - b);
 	const at = (q: number) => sortedQuantile(lower, q);
 	const skinGrey = Math.max(1, quantile(skinGreys, 0.5));
 	const lowerGrey = at(0.5);
 	if (lowerGrey >= BLOWN_OUT || lowerGrey < WHITE_MASK_LIGHT * skinGrey) return false;
 	return (at(0.85) - at(0.15)) / skinGrey <= MASK_EVENNESS;
+}
+
+/**
+ * The lower face and the lower lip, already found grey, are also dark, and the lower face even, as a
+ * black mask is; bare skin is not, and teeth, grey too, are bright.
+ */
+function isBlackMask(lowerGreys: number[], lipGreys: number[], skinGreys: number[]): boolean {
+	const skinGrey = Math.max(1, quantile(skinGreys, 0.5));
+	const lower = [...lowerGreys].sort((a, b) => a - b);
+	if (sortedQuantile(lower, 0.5) > BLACK_MASK_LIGHT * skinGrey || quantile(lipGreys, 0.5) > BLACK_MASK_LIGHT * skinGrey) return false;
+	return (sortedQuantile(lower, 0.85) - sortedQuantile(lower, 0.15)) / skinGrey <= MASK_EVENNESS;
 }
 
 /** The hidden features by name, eyes first. */

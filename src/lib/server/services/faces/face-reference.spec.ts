@@ -109,7 +109,7 @@ describe('compareWithReference: a reference face too small to compare', () => {
 });
 
 describe('compareWithReference: a reference whose eyes or mouth are covered', () => {
-	it('marks dark glasses, a coloured mask and a white one as hidden features, and a bare face not', { timeout: 60_000 }, async () => {
+	it('marks dark glasses, a coloured mask, a white and a black one as hidden features, and a bare face not', { timeout: 60_000 }, async () => {
 		const engine = await FaceEngine.create();
 		const deps: ReferenceDeps = { engine: async () => engine, sink: {} as never, fetchImage: unused, protect: unused };
 		const probe = (await engine.analyseReference(fixture('barack_obama_2.jpg')))!.face.embedding!;
@@ -136,6 +136,12 @@ describe('compareWithReference: a reference whose eyes or mouth are covered', ()
 		// A white surgical mask: no colour to set it apart, but greyer, brighter and more even than skin.
 		const whiteMask = `<defs><linearGradient id="w" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#f5f7f8"/><stop offset="1" stop-color="#c4cacf"/></linearGradient></defs>${mask.replace('fill="#8fbcd4"', 'fill="url(#w)"')}`;
 		expect(await judged(await drawn(whiteMask))).toEqual(['mouth']);
+		// A black cloth mask: dark and grey over the lips as well (a dark beard leaves the lower lip bare).
+		const blackMask = `<defs><linearGradient id="b" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#2a2b2e"/><stop offset="1" stop-color="#121214"/></linearGradient></defs>${mask.replace('fill="#8fbcd4"', 'fill="url(#b)"')}`;
+		expect(await judged(await drawn(blackMask))).toEqual(['mouth']);
+		// The same darkness below the mouth only, the lips left bare (where a beard grows): not a mask.
+		const belowLips = `<polygon points="${[...jaw.slice(2, 13), at(54), at(57), at(48)].map((p) => `${p.x},${p.y}`).join(' ')}" fill="url(#b)"/>`;
+		expect(await judged(await drawn(blackMask.replace(/<polygon[^>]*\/>/, belowLips)))).toEqual([]);
 		// A grey photo has no colour to tell a mask from skin by: the mouth is not judged.
 		expect(await judged(await sharp(await drawn(mask)).greyscale().jpeg().toBuffer())).toEqual([]);
 	});
