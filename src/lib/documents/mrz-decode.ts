@@ -700,9 +700,17 @@ function hiddenLookalikeSwap(lines: readonly string[], post: Posteriors, [l, s, 
 	// it): the prefix says a 0 is likelier, not what this glyph is. Seed 1212 #223 (2026-11-29):
 	// `WIVU21OO0` under `SPECIMEN` read `WIVU21000` at 0.985, O/0 at places weighted 7 and 3, both
 	// voted 0 though 0.09–0.11 less like a 0 than the others, and accepted.
+	// Nor, however few its letters, is a number where the pixels clearly voted a glyph the other
+	// look-alike and the check digits kept it (a second swap they cannot see may stand beside it). Seed
+	// 8484 #47 (2026-11-29): the personal number `650O560404O3G` under JPEG damage read
+	// `650056040403G`, O/0 at places weighted 7 and 3; the first look's votes found both O's (one just
+	// short of the margin a vote needs), so it doubted the field, but with one letter it was trusted
+	// and no look-alike doubt was raised, and the looks that followed, with no votes, read it sure.
 	const text = lines[l].slice(s, e);
 	const damagedZero = [...text].some((ch, k) => ch === '0' && atypical.has(`${l}:${s + k}`));
-	if ((text.match(/[A-NP-Z]/g) ?? []).length < 2 || (/^[A-NP-Z]+[0-9]*<*$/.test(text) && !damagedZero)) return false;
+	const votedOther = [...text].some((ch, k) => (seen.get(`${l}:${s + k}`) ?? ch) !== ch);
+	const trusted = (text.match(/[A-NP-Z]/g) ?? []).length < 2 || (/^[A-NP-Z]+[0-9]*<*$/.test(text) && !damagedZero);
+	if (trusted && !votedOther) return false;
 	// Spots the pixels did not clearly tell apart, O and 0 first (the commonest confusion).
 	const isZeroO = (a: string, b: string) => /[O0]/.test(a) && /[O0]/.test(b);
 	const spots: { at: number; to: string[] }[] = [];
