@@ -3,39 +3,12 @@ import { ctcGreedyDecode, MRZ_ALPHABET } from './ctc-decode.ts';
 import { lineMarginals } from './ctc-marginals.ts';
 import { buildMrz } from './mrz-build.ts';
 import { decodeMrz, type MrzLineScores } from './mrz-decode.ts';
+import { scores } from '../../../tests/helpers/mrz-scores.ts';
 
 const K = MRZ_ALPHABET.length;
 const LABELS = [...MRZ_ALPHABET];
 const TD3 = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'];
 const TD1 = ['I<UTOD231458907<<<<<<<<<<<<<<<', '7408122F1204159UTO<<<<<<<<<<<6', 'ERIKSSON<<ANNA<MARIA<<<<<<<<<<'];
-
-/** What the recogniser is made to see at one glyph: character → probability (the rest spread thin). */
-type Glyph = Record<string, number>;
-
-/**
- * A [T, 1 + K] score matrix for `text`: two frames per glyph then a blank frame. `glyphs` replaces
- * a position's distribution; `noBlankAfter` drops the blank frame after a position (as when two
- * equal glyphs run together); `blankShare` is the blank's share in those frames instead.
- */
-function scores(text: string, glyphs: Record<number, Glyph> = {}, joined: Record<number, number> = {}): MrzLineScores {
-	const rows: number[][] = [];
-	const frame = (dist: Record<string, number>, blank = 0) => {
-		const row = new Array<number>(1 + K).fill(0);
-		const spread = Math.max(0, 1 - blank - Object.values(dist).reduce((a, b) => a + b, 0));
-		for (let c = 0; c <= K; c++) row[c] = spread / (K + 1);
-		row[0] += blank;
-		for (const [ch, p] of Object.entries(dist)) row[1 + MRZ_ALPHABET.indexOf(ch)] += p;
-		rows.push(row);
-	};
-	for (let i = 0; i < text.length; i++) {
-		const dist = glyphs[i] ?? { [text[i]]: 0.999 };
-		frame(dist);
-		frame(dist);
-		if (joined[i] === undefined) frame({}, 0.999);
-		else frame(dist.constructor === Object ? Object.fromEntries(Object.entries(dist).map(([c, p]) => [c, p * (1 - joined[i])])) : dist, joined[i]);
-	}
-	return { steps: rows.length, probs: Float32Array.from(rows.flat()) };
-}
 
 const greedy = (s: MrzLineScores) => ctcGreedyDecode(s.probs, s.steps, 1 + K, LABELS).text;
 
