@@ -74,6 +74,16 @@ describe('readViz', () => {
 		expect(e.read.filter((t) => t === 'ZENITH')).toHaveLength(2);
 	});
 
+	it('finds the captions when an overprint has merged into one MRZ line\'s box and made it tall', async () => {
+		// A SPECIMEN across the first line: its box 60 px tall for 18-px glyphs (seed 1031 #249). Measured
+		// by that box, the 12-px captions were specks: no caption, no labelled value, nothing compared.
+		const e = engine();
+		const v = await readViz(e, image, boxes, mrz, { ...at, mrzQuads: [line(40, 470, 900, 60), mrzQuads[1]] }, ['lastName']);
+		expect(v.check.fields.firstName).toBe('agree');
+		expect(v.printed.labelled.firstName?.text).toBe('ANNA MARIA');
+		expect(e.read).toContain('Given names');
+	});
+
 	it('"all" (a reading without confidences) treats every doubtful field as needing the print', async () => {
 		const e = engine();
 		const v = await readViz(e, image, boxes, mrz, at, ['all']);
