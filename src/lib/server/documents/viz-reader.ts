@@ -96,7 +96,7 @@ export async function readViz(
 	const start = performance.now();
 	const page = (q: Quad) => q.map((p) => toPage(p, at.skew, at.flipped));
 	const mrzTop = Math.min(...at.mrzQuads.flatMap((q) => page(q).map((p) => p[1])));
-	// The lowest line's box: an overprint across the MRZ merges into a line's box and makes it two or
+	// The smallest line box: an overprint across the MRZ merges into a line's box and makes it two or
 	// three lines tall (a SPECIMEN: 110 px for glyphs 40 high, seed 1031 #249), which filtered out the
 	// page's captions as specks, and with them every labelled value.
 	const mrzHeight = at.mrzQuads.length ? Math.min(...at.mrzQuads.map((q) => extent(page(q)).h)) : 0;
