@@ -288,6 +288,8 @@ export interface VizCheck {
 	confirmed: VizField[];
 	/** What was read for each field that was found (for the node report). */
 	read: Partial<Record<VizField, string>>;
+	/** Names the MRZ could not settle, spelled as printed where its own scores allowed that (printed-names.ts). */
+	fromPrint?: VizField[];
 }
 
 /**

@@ -463,6 +463,27 @@ describe('readDocument: look-alike glyphs told apart by the document itself', ()
 		expect(judgeDocument(r, { failed: 0, max: 3 }).kind).toBe('retry');
 	}, SLOW);
 
+	it('spells a given name hidden under an overprint as the page prints it, and never a forged print', async () => {
+		// Seed 1031, first read 2026-11-29: ACSUBO's O lies under the M of a SPECIMEN overprint; every
+		// look read ACSUB (refused, and a retake under the same overprint reads the same). The page
+		// prints ACSUBO, which the MRZ line's scores find as likely as ACSUB.
+		const doc = syntheticDocuments(224, 1031)[223];
+		expect([doc.damage, doc.layout, doc.mrz[0].slice(11, 18), doc.viz.tampered]).toEqual(['specimen', 'TD3', 'ACSUBO<', null]);
+		const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(r.mrz?.lines).toEqual(doc.mrz);
+		expect(r.viz?.fromPrint).toEqual(['firstName']);
+		expect(r.viz?.fields.firstName).toBe('agree');
+		expect(judgeDocument(r, { failed: 0, max: 3 }).kind).toBe('accept');
+		// The same page with its given name printed otherwise: the MRZ's clear glyphs contradict the
+		// forgery, so the print is not taken and the reading is not accepted.
+		const forged = syntheticDocuments(224, 1031, { tampered: 'firstName' })[223];
+		expect(forged.viz.firstName).not.toBe('ACSUBO');
+		const f = await reader.read(await forged.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(f.mrz?.fields.firstName).not.toBe(forged.viz.firstName);
+		expect(f.viz?.fromPrint).toBeUndefined();
+		expect(judgeDocument(f, { failed: 0, max: 3 }).kind).toBe('retry');
+	}, SLOW);
+
 	it('passes a number of O\'s and 0\'s the pixels settled, though the plain text reading reads it the other way', async () => {
 		// Seed 6502, first read whole on 2026-11-28: GO8IZAOU8 read exactly, each O and 0 clearly told
 		// apart by the document's own glyphs, every check digit passing; the recogniser's plain text

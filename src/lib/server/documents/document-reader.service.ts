@@ -4,16 +4,19 @@ import { findDocumentQuad } from '#lib/documents/document-quad.ts';
 import { checkAllowedDocumentType, type DocumentTypeDecision, type MrtdType } from '#lib/documents/document-type.ts';
 import type { ExtractedData } from '#lib/documents/extracted-data.ts';
 import { quadSize } from '#lib/documents/homography.ts';
-import type { MrzReading } from '#lib/documents/mrz-parse.ts';
+import type { MrzLineScores } from '#lib/documents/mrz-decode.ts';
+import type { MrzLayout } from '#lib/documents/mrz-lines.ts';
+import { parseMrzLines, type MrzReading, type ParseMrzOptions } from '#lib/documents/mrz-parse.ts';
+import { printedNames } from '#lib/documents/printed-names.ts';
 import { quarterTurn, type Quad, type Raster } from '#lib/documents/raster.ts';
 import { skewHypotheses } from '#lib/documents/skew.ts';
-import type { VizCheck } from '#lib/documents/viz-compare.ts';
+import { compareVizWithMrz, type VizCheck } from '#lib/documents/viz-compare.ts';
 import { rotateRaster, warpQuad } from '#lib/documents/warp.ts';
 import { yieldToRequests } from '../event-loop.ts';
 import { readDocumentBarcodes, type BarcodeRead } from './barcode-reader.ts';
 import { decodeImage, encodeJpeg } from './image-io.ts';
 import { readMrz } from './mrz-reader.ts';
-import { readViz } from './viz-reader.ts';
+import { mrzSideOf, readViz, type VizReadResult } from './viz-reader.ts';
 import { MIN_FIELD_CONFIDENCE } from '#lib/documents/field-confidence.ts';
 import { OcrEngine } from './ocr-engine.ts';
 import { PortraitFinder, type FaceBox } from './portrait-finder.ts';
@@ -134,6 +137,25 @@ export function uncertainFields(mrz: MrzReading, viz?: Pick<VizCheck, 'confirmed
 		.filter(([field, p]) => (p < MIN_FIELD_CONFIDENCE && !vouched.has(field)) || (contradicted.has(field) && p < MIN_CONTRADICTED_CONFIDENCE))
 		.map(([field]) => field);
 }
+
+/**
+ * The reading with the names it doubted spelled as the page prints them, where the MRZ line's own
+ * scores allow that spelling (printed-names.ts), and the page compared again with it: the names
+ * then agree with the print, which vouches for them, and `check.fromPrint` says so in the report.
+ * Null when no doubted name was taken from the print.
+ */
+export function withPrintedNames(reading: MrzReading, lineScores: readonly MrzLineScores[], viz: VizReadResult, options: ParseMrzOptions): { reading: MrzReading; check: VizCheck } | null {
+	const doubted = uncertainFields(reading, viz.check).filter((f) => f === 'lastName' || f === 'firstName');
+	if (doubted.length === 0 || !isMrzLayout(reading.format)) return null;
+	const named = printedNames(reading.format, reading.lines, lineScores, viz.printed.labelled, doubted);
+	if (!named) return null;
+	const { fieldConfidence, lookalikeDoubt, seen, mended } = reading;
+	const renamed: MrzReading = Object.assign(parseMrzLines(named.lines, options, reading.corrections), { fieldConfidence, lookalikeDoubt, seen }, mended ? { mended } : {});
+	const check = compareVizWithMrz(viz.printed.labelled, viz.printed.others, mrzSideOf(renamed));
+	return { reading: renamed, check: { ...check, fromPrint: named.fields } };
+}
+
+const isMrzLayout = (f: MrzReading['format']): f is MrzLayout => f === 'TD1' || f === 'TD2' || f === 'TD3' || f === 'MRV-A' || f === 'MRV-B';
 
 /** The check names of mrz-parse.ts (the mrz package's) as extractedData / fieldConfidence names. */
 const CHECKED_FIELD: Record<string, string> = { birthDate: 'dateOfBirth', expirationDate: 'expiryDate' };
@@ -277,6 +299,8 @@ export class DocumentReader {
 						const v = await readViz(this.ocr, w.document, r.boxes, r.reading, { skew: w.turn ?? r.skew, flipped: r.flipped, mrzQuads: r.mrzQuads }, uncertainFields(r.reading));
 						timings.viz += v.ms;
 						viz = v.check;
+						const named = withPrintedNames(r.reading, r.lineScores, v, mrzOptions);
+						if (named) ({ reading: mrz, check: viz } = named);
 					}
 					break;
 				}

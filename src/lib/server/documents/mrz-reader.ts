@@ -29,6 +29,8 @@ export interface MrzReadResult {
 	mrzQuads: Quad[];
 	/** The reading came from the look at the lines' black ink only (a coloured mark across them). */
 	inkOnly: boolean;
+	/** The recogniser's scores of the reading's lines, top to bottom (as `reading.lines`; empty without a reading). */
+	lineScores: MrzLineScores[];
 	/**
 	 * The page turned level by `skew`, when the reading was made on it rather than on the image given
 	 * (see LEVEL_FIRST_DEGREES): `boxes` and `mrzQuads` are then in its coordinates, and its text
@@ -234,7 +236,7 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 	// The MRZ sits at the bottom: try the lowest long lines first, keep page order for grouping.
 	const candidates = alignBlock(fillLineGaps(oneLinePerRow(mrzLikeLines(lines)).slice(-MAX_CANDIDATES)));
 	timings.parse += performance.now() - t;
-	const result: MrzReadResult = { reading: null, skew, flipped: false, ocrLines: [], boxes, mrzQuads: [], inkOnly: false, timings };
+	const result: MrzReadResult = { reading: null, skew, flipped: false, ocrLines: [], boxes, mrzQuads: [], inkOnly: false, lineScores: [], timings };
 	type Pass = { flipped: boolean; texts: string[]; quads: Quad[]; read: (typeof READS)[number]; inkOnly?: boolean };
 	// Kept in one object: the readings are found inside readLines (a closure), where narrowing cannot follow them.
 	const found: { best: ({ reading: MrzReading } & Pass) | null; constrained: (Constrained & Pass) | null } = { best: null, constrained: null };
@@ -371,6 +373,7 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 		result.ocrLines = chosen.texts;
 		result.mrzQuads = chosen.quads;
 		result.inkOnly = !!chosen.inkOnly;
+		result.lineScores = 'scores' in chosen ? (chosen.scores as MrzLineScores[]) : [];
 	}
 	return result;
 }

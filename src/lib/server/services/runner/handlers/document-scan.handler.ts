@@ -57,8 +57,9 @@ function readingDetails(evidence: DocumentEvidence): Record<string, unknown> {
 		// How sure the recogniser was of each MRZ field (0–1); a field below the reader's bar is LOW_CONFIDENCE.
 		...(r.mrz?.fieldConfidence ? { fieldConfidence: Object.fromEntries(Object.entries(r.mrz.fieldConfidence).map(([f, p]) => [f, round(p, 3)])) } : {}),
 		// The printed page against the MRZ: per field agree / unsure / disagree / notChecked, the fields
-		// that disagree (MRZ_VIZ_MISMATCH) and those the print vouched for.
-		...(r.viz ? { vizCheck: { fields: r.viz.fields, mismatched: r.viz.mismatched, confirmed: r.viz.confirmed } } : {}),
+		// that disagree (MRZ_VIZ_MISMATCH), those the print vouched for, and names the MRZ could not
+		// settle that were spelled as printed (printed-names.ts).
+		...(r.viz ? { vizCheck: { fields: r.viz.fields, mismatched: r.viz.mismatched, confirmed: r.viz.confirmed, ...(r.viz.fromPrint?.length ? { fromPrint: r.viz.fromPrint } : {}) } } : {}),
 		...(r.barcode ? { barcode: { format: r.barcode.format, aamva: r.barcode.aamva !== null } } : {}),
 		problems: r.problems,
 		...(r.decision && !r.decision.accepted ? { refused: { reason: r.decision.reason, documentType: r.decision.documentType, allowed: r.decision.allowed } } : {}),

@@ -1,0 +1,186 @@
+/**
+ * A name the MRZ's glyphs could not settle, spelled as the data page prints it — when the MRZ's own
+ * recogniser scores allow that spelling. No check digit covers a name: where an overprint or a stamp
+ * crosses it, the MRZ decoding can only be unsure (`BOB` read `BBB`, `ACSUBO` read `ACSUB`, the O
+ * under a SPECIMEN's red letters), and the node asks for another capture, which the same overprint
+ * spoils the same way. The printed name above it is another print of the same name, read by
+ * another pass of the recogniser in another font. So each doubted name the page prints under its
+ * caption, every glyph read surely, is tried in the MRZ line as the page spells it (9303
+ * transliteration), and taken when the line's scores find that spelling at least
+ * PRINTED_NAME_ODDS as likely as the decoded one, and no spelling one glyph of the name away from
+ * it 1/PRINTED_NAME_ODDS times likelier: the MRZ does not contradict the print anywhere. Where the
+ * MRZ's glyphs are clear and say otherwise (a tampered page), putting back the glyph the MRZ shows
+ * is that much likelier, and the decoded name stays, contradicted (MRZ_VIZ_MISMATCH).
+ *
+ * Pure: the server reads the page and the lines, this only weighs spellings.
+ */
+import { MRZ_ALPHABET } from './ctc-decode.ts';
+import { lineMarginals } from './ctc-marginals.ts';
+import type { MrzLineScores } from './mrz-decode.ts';
+import type { MrzLayout } from './mrz-lines.ts';
+import { AGREE_CHAR_CONFIDENCE, mrzFormsOf, normaliseVizName, type VizText } from './viz-compare.ts';
+
+export type PrintedNameField = 'lastName' | 'firstName';
+
+/**
+ * How likely, at least, the line spelled as printed must be against the line as decoded (the ratio
+ * of their probabilities under the recogniser's scores, over every alignment). At 1/20 the MRZ's
+ * evidence against the print is weaker than 20:1: a glyph hidden under an overprint (the decoded
+ * glyph at 0.5, the printed one at 0.3: odds 0.6) passes; a clear glyph the print contradicts (0.99
+ * against 0.005: odds 0.005) does not. Chosen a priori from those two cases, not fitted.
+ */
+export const PRINTED_NAME_ODDS = 0.05;
+
+/** Transliteration choices tried per name at most (each Ä, Ö, Ü, Å, Ñ doubles them). */
+const MAX_SPELLINGS = 8;
+
+/** Where the names are: [line, start, end) of the name field. */
+const NAME_FIELD: Record<MrzLayout, readonly [number, number, number]> = {
+	TD1: [2, 0, 30],
+	TD2: [0, 5, 36],
+	'MRV-B': [0, 5, 36],
+	TD3: [0, 5, 44],
+	'MRV-A': [0, 5, 44]
+};
+
+/** log P(the recogniser's output is exactly `text`) under one line's scores; null when it cannot be (a length the time steps cannot hold, a glyph outside the MRZ's alphabet). */
+export function lineLogLikelihood(scores: MrzLineScores, text: string): number | null {
+	const k = MRZ_ALPHABET.length;
+	const masks: Uint8Array[] = [];
+	for (const ch of text) {
+		const c = MRZ_ALPHABET.indexOf(ch);
+		if (c < 0) return null;
+		const m = new Uint8Array(k);
+		m[c] = 1;
+		masks.push(m);
+	}
+	return lineMarginals(scores.probs, scores.steps, k, masks, { likelihoodOnly: true })?.logLikelihood ?? null;
+}
+
+/**
+ * The MRZ spellings of a printed name (`Müller-Lüdenscheidt` → `MUELLER<LUEDENSCHEIDT`, `MULLER<…`),
+ * or null when the print cannot vouch for one: a glyph read below AGREE_CHAR_CONFIDENCE, a
+ * character with no MRZ form that is not punctuation, no letter at all.
+ */
+export function mrzSpellings(printed: VizText): string[] | null {
+	const text = normaliseVizName(printed.text);
+	if (!/[A-Z]/i.test(text)) return null;
+	// The confidence of each normalised glyph (normalising drops and merges characters).
+	const upper = printed.text.toUpperCase();
+	let k = 0;
+	let spellings = [''];
+	for (const ch of text) {
+		while (k < upper.length && upper[k] !== ch && !(ch === ' ' && /[\s\-,‐–<]/.test(upper[k]))) k++;
+		const p = ch === ' ' ? 1 : (printed.charConfidences[k] ?? 0);
+		k++;
+		if (p < AGREE_CHAR_CONFIDENCE) return null;
+		const forms = ch === ' ' ? ['<'] : mrzFormsOf(ch);
+		if (forms.length === 0) {
+			if (/[\p{L}\p{N}]/u.test(ch)) return null;
+			continue;
+		}
+		if (forms.some((f) => /[0-9]/.test(f))) return null;
+		spellings = spellings.flatMap((s) => forms.map((f) => s + f)).slice(0, MAX_SPELLINGS);
+	}
+	return spellings.filter((s) => s.length > 0);
+}
+
+/**
+ * A line one glyph of the name field away from `line` (another letter or a filler in its place) that
+ * the scores find more than 1/PRINTED_NAME_ODDS times likelier, as `line:position:glyph`; null when
+ * there is none. The decoded line is no yardstick for the print on its own: decoded position by
+ * position, a name whose glyphs the alignment smeared can be far less likely than the truth (seed
+ * 1031 #336: `XATHSKPEE<OOOLLE<E<<NN` for `XATHSKPE<<ODILE`, 3·10¹⁰ times less), so a print altered
+ * in one clear glyph would still beat it. Against its own neighbours it cannot: putting back the
+ * glyph the MRZ shows makes the line likelier by as much as that glyph is clear.
+ */
+function likelierNeighbour(scores: MrzLineScores, line: string, start: number, end: number): string | null {
+	const k = MRZ_ALPHABET.length;
+	const masks = [...line].map((ch) => {
+		const m = new Uint8Array(k);
+		m[MRZ_ALPHABET.indexOf(ch)] = 1;
+		return m;
+	});
+	// One pass per position, every name glyph allowed there and the rest of the line fixed: the
+	// posterior of each glyph there against the line's own is their likelihoods' ratio.
+	for (let i = start; i < end; i++) {
+		const fixed = masks[i];
+		masks[i] = NAME_MASK;
+		const m = lineMarginals(scores.probs, scores.steps, k, masks);
+		masks[i] = fixed;
+		if (!m) continue;
+		const row = m.posteriors[i];
+		const own = row[MRZ_ALPHABET.indexOf(line[i])];
+		for (let c = 0; c < k; c++) if (NAME_MASK[c] && row[c] * PRINTED_NAME_ODDS > own) return `${i}:${MRZ_ALPHABET[c]}`;
+	}
+	return null;
+}
+
+const NAME_MASK = Uint8Array.from(MRZ_ALPHABET, (ch) => (/[A-Z<]/.test(ch) ? 1 : 0));
+
+/** The name field's surname and given names as the line spells them (`<` between words). */
+function splitNames(field: string): { lastName: string; firstName: string } {
+	const trimmed = field.replace(/<+$/, '');
+	const split = trimmed.indexOf('<<');
+	return split < 0 ? { lastName: trimmed, firstName: '' } : { lastName: trimmed.slice(0, split), firstName: trimmed.slice(split + 2) };
+}
+
+export interface PrintedNames {
+	/** The lines with the names as printed. */
+	lines: string[];
+	/** The names taken from the print. */
+	fields: PrintedNameField[];
+	/** The new line's probability against the decoded one's (≥ PRINTED_NAME_ODDS). */
+	odds: number;
+}
+
+/**
+ * The decoded `lines` with each of the `doubted` names spelled as `printed`, where the MRZ's scores
+ * allow it (see above); null when no printed spelling differs from the decoding and is likely enough.
+ * Both names are tried together and each alone; the likeliest line that passes is taken. A spelling
+ * that does not fit the field (9303 truncates long names) is not tried.
+ */
+export function printedNames(
+	layout: MrzLayout,
+	lines: readonly string[],
+	scores: readonly MrzLineScores[],
+	printed: Partial<Record<PrintedNameField, VizText>>,
+	doubted: readonly string[]
+): PrintedNames | null {
+	const [l, start, end] = NAME_FIELD[layout];
+	const line = lines[l];
+	const lineScores = scores[l];
+	if (!line || !lineScores || line.length < end) return null;
+	const read = splitNames(line.slice(start, end));
+	const options = (f: PrintedNameField) => {
+		const text = doubted.includes(f) ? printed[f] : undefined;
+		const spelled = text ? mrzSpellings(text) : null;
+		return spelled?.filter((s) => s !== read[f]) ?? [];
+	};
+	const last = options('lastName');
+	const first = options('firstName');
+	const tries: { names: { lastName: string; firstName: string }; fields: PrintedNameField[] }[] = [
+		...last.flatMap((lastName) => first.map((firstName) => ({ names: { lastName, firstName }, fields: ['lastName', 'firstName'] as PrintedNameField[] }))),
+		...last.map((lastName) => ({ names: { ...read, lastName }, fields: ['lastName'] as PrintedNameField[] })),
+		...first.map((firstName) => ({ names: { ...read, firstName }, fields: ['firstName'] as PrintedNameField[] }))
+	];
+	if (tries.length === 0) return null;
+	const base = lineLogLikelihood(lineScores, line);
+	if (base === null) return null;
+	let best: PrintedNames | null = null;
+	for (const t of tries) {
+		const field = t.names.firstName ? `${t.names.lastName}<<${t.names.firstName}` : t.names.lastName;
+		if (field.length > end - start) continue;
+		const candidate = line.slice(0, start) + field.padEnd(end - start, '<') + line.slice(end);
+		const ll = lineLogLikelihood(lineScores, candidate);
+		if (ll === null) continue;
+		const odds = Math.exp(ll - base);
+		if (odds < PRINTED_NAME_ODDS || (best && odds <= best.odds)) continue;
+		if (!likelierNeighbour(lineScores, candidate, start, end)) {
+			const out = lines.slice();
+			out[l] = candidate;
+			best = { lines: out, fields: t.fields, odds };
+		}
+	}
+	return best;
+}
