@@ -9,6 +9,7 @@
  *     [--jsonl FILE] [--temperature T] [--mrz-decode text]   (text: the reader before constrained decoding)
  *     [--no-viz]   (the reader without the visual-zone cross-check)
  *     [--as small]   (every document under one damage outside the rotation: EXTRA_DAMAGES)
+ *     [--tamper firstName]   (every document that prints names printed with that field unlike its MRZ)
  *
  * The visual zone: on tampered documents (one printed field unlike the MRZ), how many readings
  * reported MRZ_VIZ_MISMATCH naming that field (detected); on genuine ones, how many reported a
@@ -25,7 +26,9 @@ import type { ExtractedData } from '../../src/lib/documents/extracted-data.ts';
 import { parseMrzLines } from '../../src/lib/documents/mrz-parse.ts';
 import { DocumentReader, uncertainFields, type ReadDocumentResult } from '../../src/lib/server/documents/document-reader.service.ts';
 import { judgeDocument } from '../../src/lib/server/documents/document-verdict.ts';
-import { EXTRA_DAMAGES, SYNTHETIC_DAMAGES, syntheticDocuments, type SyntheticDamage } from './synthetic-documents.ts';
+import { EXTRA_DAMAGES, SYNTHETIC_DAMAGES, syntheticDocuments, type SyntheticDamage, type VizFieldName } from './synthetic-documents.ts';
+
+const VIZ_FIELD_NAMES: readonly VizFieldName[] = ['lastName', 'firstName', 'documentNumber', 'dateOfBirth', 'expiryDate'];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const NOW = new Date('2026-11-22T12:00:00Z');
@@ -78,7 +81,11 @@ async function main() {
 	// --as DAMAGE: every document under that damage (one of EXTRA_DAMAGES, outside the rotation).
 	const as = arg('as') as SyntheticDamage | undefined;
 	if (as && !([...SYNTHETIC_DAMAGES, ...EXTRA_DAMAGES] as string[]).includes(as)) throw new Error(`unknown damage ${as}`);
-	let docs = syntheticDocuments(count, seed, as ? { damage: as } : {});
+	// --tamper FIELD: every document that prints its names (not TD1) printed with that field unlike
+	// its MRZ (an attack run: does a doubted MRZ field ever take the forged print's value?).
+	const tamper = arg('tamper') as VizFieldName | undefined;
+	if (tamper && !VIZ_FIELD_NAMES.includes(tamper)) throw new Error(`unknown field ${tamper}`);
+	let docs = syntheticDocuments(count, seed, { ...(as ? { damage: as } : {}), ...(tamper ? { tampered: tamper } : {}) });
 	if (only) docs = docs.filter((d) => only.includes(d.damage));
 	docs = docs.slice(0, Number(arg('limit') ?? docs.length));
 	const indices = arg('indices')?.split(',').map(Number);

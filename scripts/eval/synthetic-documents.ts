@@ -215,7 +215,8 @@ function visualZone(s: MrzSource, layout: SyntheticLayout, r: Random, tamper?: V
 	// TD1 cards are drawn as their back (no names printed): never tampered.
 	const coin = r() < 0.25;
 	const drawn = pick(r, (['lastName', 'documentNumber', 'dateOfBirth', 'expiryDate', ...(s.firstName ? (['firstName'] as const) : [])] as const).slice());
-	if (layout !== 'TD1' && (tamper === undefined ? coin : tamper !== null)) {
+	// A forced given name on a holder without one: nothing to alter.
+	if (layout !== 'TD1' && (tamper === undefined ? coin : tamper !== null && (tamper !== 'firstName' || s.firstName !== ''))) {
 		const field = tamper ?? drawn;
 		viz.tampered = field;
 		if (field === 'lastName') viz.lastName = changeOne(s.lastName, r);
