@@ -418,11 +418,13 @@ describe('readDocument: look-alike glyphs told apart by the document itself', ()
 		const doc = syntheticDocuments(368, 5503)[367];
 		expect([doc.damage, doc.layout, doc.mrz[0].slice(5, 20)]).toEqual(['stamp', 'TD3', 'KAKOYEKAKO<OBBO']);
 		const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
-		expect(r.mrz?.lines[0].slice(5, 20)).toBe('KAKOYEKAKQ<OBBO');
+		// The two looks' disagreement leaves the MRZ's surname at 0; since 2026-11-29 the page's
+		// print, read surely and allowed by the line's scores, spells it (the Q was the stamp's).
 		expect(r.mrz?.fieldConfidence?.lastName).toBe(0);
 		expect(r.mrz?.fieldConfidence?.documentNumber).toBeGreaterThan(0.9);
-		expect(r.problems).toContain('LOW_CONFIDENCE');
-		expect(judgeDocument(r, { failed: 0, max: 3 }).kind).toBe('retry');
+		expect(r.viz?.fromPrint).toEqual(['lastName']);
+		expect(r.mrz?.lines[0].slice(5, 20)).toBe('KAKOYEKAKO<OBBO');
+		expect(r.mrz?.fields.lastName).toBe(doc.source.lastName);
 	}, SLOW);
 
 	it('keeps a number in doubt when the vote on one of its swapped zeros is unclear (a SPECIMEN overprint across it)', async () => {
