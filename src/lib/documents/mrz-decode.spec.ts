@@ -253,6 +253,21 @@ describe('decodeMrz on an O/0 swap no check digit sees', () => {
 		expect(d.lookalikeDoubt).toContain('documentNumber');
 		expect(d.fieldConfidence.documentNumber).toBeLessThanOrEqual(0.5);
 	});
+	it('doubts a G the recogniser also gave Q a chance at: worth 16 and 26, no check digit tells them apart', () => {
+		// Seed 3131, web-size pages: the visa number 0S0E6VBQK read 0S0E6VBGK, its Q given G 0.65, 0 0.20,
+		// 9 0.09 and Q 0.03 (posteriors; both frames of a glyph must agree, so these frame scores give
+		// about that); the check digit ruled out the 0 and the 9, and the G was accepted.
+		const td3 = buildMrz('TD3', { documentCode: 'P', issuingState: 'UTO', lastName: 'ERIKSSON', firstName: 'ANNA', documentNumber: '0S0E6VBQK', nationality: 'UTO', birthDate: '740812', sex: 'F', expiryDate: '320415' });
+		const at = td3[1].indexOf('Q');
+		const unsure = decodeMrz([scores(td3[0]), scores(td3[1], { [at]: { G: 0.6, '0': 0.2, '9': 0.08, Q: 0.11 } })])!;
+		expect(unsure.lines[1].slice(0, 9)).toBe('0S0E6VBGK');
+		expect(unsure.checksValid).toBe(true);
+		expect(unsure.lookalikeDoubt).toContain('documentNumber');
+		expect(unsure.fieldConfidence.documentNumber).toBeLessThanOrEqual(0.5);
+		// A Q the recogniser never weighed is no doubt: a G read surely stands.
+		const sure = decodeMrz([scores(td3[0]), scores(td3[1], { [at]: { G: 0.99 } })])!;
+		expect(sure.lookalikeDoubt).not.toContain('documentNumber');
+	});
 	it('does not doubt a number of digits behind a letter prefix, however many zeros it has', () => {
 		// ZE000509 (Canada's form): zeros at places weighted 3 and 7 would pass as O's too, but
 		// issuers put no O among a prefixed number's digits; doubting it sent every such passport to a retake.

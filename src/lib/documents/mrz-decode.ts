@@ -663,8 +663,13 @@ function clearlySeen(seen: ReadonlyMap<string, string>, votes: readonly GlyphVot
 	return clear;
 }
 
-/** What each glyph of a number may be instead, unseen: OCR-B's letter/digit look-alikes. */
-const HIDDEN_SWAPS: Record<string, string> = { O: '0', '0': 'OD', D: '0', Q: '0', I: '1', '1': 'I', B: '8', '8': 'B', S: '5', '5': 'S', Z: '2', '2': 'Z', G: '6', '6': 'G', T: '7', '7': 'T' };
+/**
+ * What each glyph of a number may be instead, unseen: OCR-B's letter/digit look-alikes, and G/Q,
+ * worth 16 and 26, so that a swap at any place changes no check digit. Seed 3131, web-size pages
+ * (2026-11-29): the visa number `0S0E6VBQK` read `0S0E6VBGK`, the Q's glyph given G 0.65, 0 0.20,
+ * 9 0.09 and Q 0.03; the check digit ruled out the 0 and the 9, not the Q, and the G was accepted.
+ */
+const HIDDEN_SWAPS: Record<string, string> = { O: '0', '0': 'OD', D: '0', Q: '0G', I: '1', '1': 'I', B: '8', '8': 'B', S: '5', '5': 'S', Z: '2', '2': 'Z', G: '6Q', '6': 'G', T: '7', '7': 'T' };
 /**
  * A look-alike other than O/0 counts as a possible swap only where the recogniser gave it at least
  * this much. The recogniser is often sure of the wrong one of O and 0, so those always count; of
@@ -716,8 +721,10 @@ function hiddenLookalikeSwap(lines: readonly string[], post: Posteriors, [l, s, 
 	const spots: { at: number; to: string[] }[] = [];
 	for (let i = s; i < e; i++) {
 		const own = lines[l][i];
-		if (seen.get(`${l}:${i}`) === own) continue;
-		const to = [...(HIDDEN_SWAPS[own] ?? '')].filter((alt) => isZeroO(own, alt) || post[l][i][idx(alt)] >= HIDDEN_SWAP_WEIGHT);
+		// A glyph the pixels clearly told from its look-alike pair (G from 6) is settled against that pair
+		// only: a G may still be a Q, which no vote weighed (seed 3131: the G above was voted clearly).
+		const settled = seen.get(`${l}:${i}`) === own;
+		const to = [...(HIDDEN_SWAPS[own] ?? '')].filter((alt) => !(settled && votedPair(own, alt)) && (isZeroO(own, alt) || post[l][i][idx(alt)] >= HIDDEN_SWAP_WEIGHT));
 		if (to.length > 0) spots.push({ at: i, to });
 	}
 	spots.sort((x, y) => Number(!/[O0]/.test(lines[l][x.at])) - Number(!/[O0]/.test(lines[l][y.at])) || x.at - y.at);
@@ -742,6 +749,9 @@ function hiddenLookalikeSwap(lines: readonly string[], post: Posteriors, [l, s, 
 	};
 	return walk(0, false);
 }
+
+/** Whether the glyph votes (mrz-glyphs.ts GLYPH_PAIRS) weigh `a` against `b`. */
+const votedPair = (a: string, b: string) => GLYPH_PAIRS.some((p) => p.includes(a) && p.includes(b));
 
 /** Whether at most two look-alike swaps in the checked ranges make every check digit pass. */
 function lookalikeRepairExists(lines: readonly string[], spec: FieldSpec): boolean {
