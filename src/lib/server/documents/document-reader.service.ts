@@ -142,10 +142,14 @@ export function uncertainFields(mrz: MrzReading, viz?: Pick<VizCheck, 'confirmed
  * The reading with the names it doubted spelled as the page prints them, where the MRZ line's own
  * scores allow that spelling (printed-names.ts), and the page compared again with it: the names
  * then agree with the print, which vouches for them, and `check.fromPrint` says so in the report.
- * Null when no doubted name was taken from the print.
+ * Doubted: uncertain (`uncertainFields`), or read below MIN_CONTRADICTED_CONFIDENCE where the print
+ * neither agrees nor contradicts — seed 8080 #358 (2026-11-29): glare took the T of LOTH, the MRZ
+ * read LOH at 0.79 and the print's LOTH, a glyph more, was only doubt; accepted wrong. Null when no
+ * doubted name was taken from the print.
  */
 export function withPrintedNames(reading: MrzReading, lineScores: readonly MrzLineScores[], viz: VizReadResult, options: ParseMrzOptions): { reading: MrzReading; check: VizCheck } | null {
-	const doubted = uncertainFields(reading, viz.check).filter((f) => f === 'lastName' || f === 'firstName');
+	const uncertain = uncertainFields(reading, viz.check);
+	const doubted = (['lastName', 'firstName'] as const).filter((f) => uncertain.includes(f) || (viz.check.fields[f] === 'unsure' && (reading.fieldConfidence?.[f] ?? 1) < MIN_CONTRADICTED_CONFIDENCE));
 	if (doubted.length === 0 || !isMrzLayout(reading.format)) return null;
 	const named = printedNames(reading.format, reading.lines, lineScores, viz.printed.labelled, doubted);
 	if (!named) return null;
