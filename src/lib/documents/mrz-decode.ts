@@ -897,6 +897,9 @@ function lookalikeVotes(layout: MrzLayout, post: Posteriors, entrySteps: readonl
 	return [...glyphVotes(lines, doubtful, examples), ...taughtVotes(lines, unsure, examples)];
 }
 
+/** Where a layout's names are: [line, start, end) of the name field. */
+export const nameField = (layout: MrzLayout): Range => FIELDS[layout].names;
+
 const isNameChar = (ch: string) => isLetterChar(ch) || ch === '<';
 function inNameField(layout: MrzLayout, line: number, position: number): boolean {
 	const [l, s, e] = FIELDS[layout].names;

@@ -16,7 +16,7 @@
  */
 import { MRZ_ALPHABET } from './ctc-decode.ts';
 import { lineMarginals } from './ctc-marginals.ts';
-import type { MrzLineScores } from './mrz-decode.ts';
+import { nameField, type MrzLineScores } from './mrz-decode.ts';
 import type { MrzLayout } from './mrz-lines.ts';
 import { AGREE_CHAR_CONFIDENCE, mrzFormsOf, normaliseVizName, type VizText } from './viz-compare.ts';
 
@@ -34,27 +34,23 @@ export const PRINTED_NAME_ODDS = 0.05;
 /** Transliteration choices tried per name at most (each Ä, Ö, Ü, Å, Ñ doubles them). */
 const MAX_SPELLINGS = 8;
 
-/** Where the names are: [line, start, end) of the name field. */
-const NAME_FIELD: Record<MrzLayout, readonly [number, number, number]> = {
-	TD1: [2, 0, 30],
-	TD2: [0, 5, 36],
-	'MRV-B': [0, 5, 36],
-	TD3: [0, 5, 44],
-	'MRV-A': [0, 5, 44]
-};
-
 /** log P(the recogniser's output is exactly `text`) under one line's scores; null when it cannot be (a length the time steps cannot hold, a glyph outside the MRZ's alphabet). */
 export function lineLogLikelihood(scores: MrzLineScores, text: string): number | null {
-	const k = MRZ_ALPHABET.length;
+	const masks = oneHot(text);
+	return masks && (lineMarginals(scores.probs, scores.steps, MRZ_ALPHABET.length, masks, { likelihoodOnly: true })?.logLikelihood ?? null);
+}
+
+/** Each glyph of `text` as a mask allowing only it; null for a glyph outside the MRZ's alphabet. */
+function oneHot(text: string): Uint8Array[] | null {
 	const masks: Uint8Array[] = [];
 	for (const ch of text) {
 		const c = MRZ_ALPHABET.indexOf(ch);
 		if (c < 0) return null;
-		const m = new Uint8Array(k);
+		const m = new Uint8Array(MRZ_ALPHABET.length);
 		m[c] = 1;
 		masks.push(m);
 	}
-	return lineMarginals(scores.probs, scores.steps, k, masks, { likelihoodOnly: true })?.logLikelihood ?? null;
+	return masks;
 }
 
 /**
@@ -87,8 +83,8 @@ export function mrzSpellings(printed: VizText): string[] | null {
 
 /**
  * A line one glyph of the name field away from `line` (another letter or a filler in its place) that
- * the scores find more than 1/PRINTED_NAME_ODDS times likelier, as `line:position:glyph`; null when
- * there is none. The decoded line is no yardstick for the print on its own: decoded position by
+ * the scores find more than 1/PRINTED_NAME_ODDS times likelier, as `position:glyph` (or why the line has
+ * no neighbours to weigh); null when there is none. The decoded line is no yardstick for the print on its own: decoded position by
  * position, a name whose glyphs the alignment smeared can be far less likely than the truth (seed
  * 1031 #336: `XATHSKPEE<OOOLLE<E<<NN` for `XATHSKPE<<ODILE`, 3·10¹⁰ times less), so a print altered
  * in one clear glyph would still beat it. Against its own neighbours it cannot: putting back the
@@ -96,11 +92,9 @@ export function mrzSpellings(printed: VizText): string[] | null {
  */
 function likelierNeighbour(scores: MrzLineScores, line: string, start: number, end: number): string | null {
 	const k = MRZ_ALPHABET.length;
-	const masks = [...line].map((ch) => {
-		const m = new Uint8Array(k);
-		m[MRZ_ALPHABET.indexOf(ch)] = 1;
-		return m;
-	});
+	const masks = oneHot(line);
+	// A line the MRZ cannot spell has no say against it (never a pass).
+	if (!masks) return 'not an MRZ line';
 	// One pass per position, every name glyph allowed there and the rest of the line fixed: the
 	// posterior of each glyph there against the line's own is their likelihoods' ratio.
 	for (let i = start; i < end; i++) {
@@ -147,7 +141,7 @@ export function printedNames(
 	printed: Partial<Record<PrintedNameField, VizText>>,
 	doubted: readonly string[]
 ): PrintedNames | null {
-	const [l, start, end] = NAME_FIELD[layout];
+	const [l, start, end] = nameField(layout);
 	const line = lines[l];
 	const lineScores = scores[l];
 	if (!line || !lineScores || line.length < end) return null;
