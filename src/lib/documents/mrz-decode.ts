@@ -562,9 +562,10 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 	// the pixels clearly told each look-alike of the field apart (mrz-glyphs.ts) and agree with the reading.
 	const lookalikeDoubt: MrzConfidenceField[] = [];
 	const clear = clearlySeen(seen, votes);
+	const leaning = leaningGlyphs(votes, lines);
 	if (checksValid)
 		for (const f of [...spec.checked.map((c) => ({ name: c.name, range: c.range })), ...spec.free.filter((x) => x.name === 'optionalData')])
-			if (hiddenLookalikeSwap(lines, post, f.range, spec, clear, atypicalGlyphs(votes))) {
+			if (hiddenLookalikeSwap(lines, post, f.range, spec, clear, atypicalGlyphs(votes), leaning)) {
 				conf(f.name, Math.min(confidence[f.name] ?? 1, 0.5));
 				lookalikeDoubt.push(f.name);
 			}
@@ -656,6 +657,31 @@ function atypicalGlyphs(votes: readonly GlyphVote[]): Set<string> {
 	return new Set(votes.filter((v) => v.shortfall !== undefined && v.shortfall > SEEN_SHORTFALL).map((v) => `${v.line}:${v.position}`));
 }
 
+/**
+ * A glyph of a number leans against its reading when the pixels gave no verdict only because the
+ * document taught no lesson (one example of O and one of 0: `margin` 0, no shortfall to measure),
+ * yet the glyph resembles the other look-alike's example by at least this much more. Seed 9595 #496
+ * (2026-11-30): the personal number `2O0837O23` under `SPECIMEN` read `200837023` at 0.86, O/0 at
+ * places weighted 3 and 7; both O's resembled the page's one O 0.13–0.14 more than its one 0, no
+ * verdict, and a number of digits is trusted to hold 0's: accepted wrong. On seed 7's first look at
+ * 493 documents such leans (null verdict, glyph not atypical, gap >= 0.02) stood against the reading
+ * at 12 glyphs, every one a misread; below 0.02 or on atypical glyphs (a stroke across them) the
+ * lean was as often wrong.
+ */
+const LEAN_GAP = 0.02;
+
+/** Places ("line:pos") of an O or 0 whose glyph leaned to the other (LEAN_GAP): the pixels doubt the reading, without a verdict. */
+function leaningGlyphs(votes: readonly GlyphVote[], lines: readonly string[]): Set<string> {
+	const out = new Set<string>();
+	for (const v of votes) {
+		const own = lines[v.line]?.[v.position];
+		if (v.verdict !== null || v.taught || v.standIn || (v.shortfall ?? 0) > SEEN_SHORTFALL || (own !== 'O' && own !== '0')) continue;
+		const other = own === 'O' ? '0' : 'O';
+		if (v.scores[own] !== undefined && v.scores[other] !== undefined && v.scores[other] - v.scores[own] >= LEAN_GAP) out.add(`${v.line}:${v.position}`);
+	}
+	return out;
+}
+
 /** The votes' verdicts (`applyVotes`) that are clear enough to lift the double-swap doubt. */
 function clearlySeen(seen: ReadonlyMap<string, string>, votes: readonly GlyphVote[]): Map<string, string> {
 	const clear = new Map(seen);
@@ -692,7 +718,7 @@ const MAX_SWAP_COMBINATIONS = 4096;
  * stamp, I/1 at places weighted 7 and 3 (17 × 10), and accepted. O/0 pairs only until seed 3307
  * (2026-11-27): `5OO5ZOZD` read `5005Z0ZD` at 0.996, three swaps weighted 3, 1 and 1 (24 × 5 = 120).
  */
-function hiddenLookalikeSwap(lines: readonly string[], post: Posteriors, [l, s, e]: Range, spec: FieldSpec, seen: ReadonlyMap<string, string>, atypical: ReadonlySet<string> = new Set()): boolean {
+function hiddenLookalikeSwap(lines: readonly string[], post: Posteriors, [l, s, e]: Range, spec: FieldSpec, seen: ReadonlyMap<string, string>, atypical: ReadonlySet<string> = new Set(), leaning: ReadonlySet<string> = new Set()): boolean {
 	// Numbers that are digits but for a letter prefix (C03005988, ZE000509, XA0000014) are the common
 	// real case and read 0 as 0; the doubt is for fields that mix letters in (S070DNT98, where an O
 	// is as likely). A two-letter prefix was doubted until 2026-11-27: every such number with two
@@ -711,11 +737,13 @@ function hiddenLookalikeSwap(lines: readonly string[], post: Posteriors, [l, s, 
 	// `650056040403G`, O/0 at places weighted 7 and 3; the first look's votes found both O's (one just
 	// short of the margin a vote needs), so it doubted the field, but with one letter it was trusted
 	// and no look-alike doubt was raised, and the looks that followed, with no votes, read it sure.
+	// Nor, however few its letters, is a number with an O or 0 whose pixels leaned to the other (`leaningGlyphs`).
 	const text = lines[l].slice(s, e);
+	const leans = [...text].some((_, k) => leaning.has(`${l}:${s + k}`));
 	const damagedZero = [...text].some((ch, k) => ch === '0' && atypical.has(`${l}:${s + k}`));
 	const votedOther = [...text].some((ch, k) => (seen.get(`${l}:${s + k}`) ?? ch) !== ch);
 	const trusted = (text.match(/[A-NP-Z]/g) ?? []).length < 2 || (/^[A-NP-Z]+[0-9]*<*$/.test(text) && !damagedZero);
-	if (trusted && !votedOther) return false;
+	if (trusted && !votedOther && !leans) return false;
 	// Spots the pixels did not clearly tell apart, O and 0 first (the commonest confusion).
 	const isZeroO = (a: string, b: string) => /[O0]/.test(a) && /[O0]/.test(b);
 	const spots: { at: number; to: string[] }[] = [];
