@@ -670,14 +670,23 @@ function atypicalGlyphs(votes: readonly GlyphVote[]): Set<string> {
  */
 const LEAN_GAP = 0.02;
 
-/** Places ("line:pos") of an O or 0 whose glyph leaned to the other (LEAN_GAP): the pixels doubt the reading, without a verdict. */
+/**
+ * Places ("line:pos") of an O or 0 whose glyph leaned to the other: the pixels doubt the reading
+ * without settling it. Also a verdict for the other look-alike too weak to move the glyph (below
+ * VOTE_MARGIN): seed 2929 #448 (2026-11-30), a TD1's optional data `OO28217013` read `0028217013`
+ * under blur, O/0 at places weighted 7 and 3, both glyphs voted O at a margin of 0.36; a field of
+ * digits was trusted, and accepted wrong. On seeds 7, 9595 and 4321 such weak votes stood against
+ * the reading at 30 glyphs, 28 of them misreads.
+ */
 function leaningGlyphs(votes: readonly GlyphVote[], lines: readonly string[]): Set<string> {
 	const out = new Set<string>();
 	for (const v of votes) {
 		const own = lines[v.line]?.[v.position];
-		if (v.verdict !== null || v.taught || v.standIn || (v.shortfall ?? 0) > SEEN_SHORTFALL || (own !== 'O' && own !== '0')) continue;
+		if (v.taught || v.standIn || (v.shortfall ?? 0) > SEEN_SHORTFALL || (own !== 'O' && own !== '0')) continue;
 		const other = own === 'O' ? '0' : 'O';
-		if (v.scores[own] !== undefined && v.scores[other] !== undefined && v.scores[other] - v.scores[own] >= LEAN_GAP) out.add(`${v.line}:${v.position}`);
+		if (v.scores[own] === undefined || v.scores[other] === undefined) continue;
+		// A verdict for the other too weak to move the glyph (VOTE_MARGIN), or none, with a clear lean.
+		if (v.verdict === other || (v.verdict === null && v.scores[other] - v.scores[own] >= LEAN_GAP)) out.add(`${v.line}:${v.position}`);
 	}
 	return out;
 }
