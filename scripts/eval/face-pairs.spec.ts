@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { identities, readPairs } from './face-pairs.ts';
+import { identities, readPairs } from './face-photos.ts';
 
 describe('face-pairs labels', () => {
 	it('reads file_x,file_y,Decision rows, paths cut to base names, other rows left out', () => {

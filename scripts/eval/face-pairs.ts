@@ -22,42 +22,7 @@ import { cosineSimilarity } from '../../src/lib/face/embedding.ts';
 import { MAX_LUMINANCE, MIN_REFERENCE_FACE_WIDTH } from '../../src/lib/face/face-thresholds.ts';
 import { hiddenList } from '../../src/lib/face/occlusion.ts';
 import { FaceEngine } from '../../src/lib/server/biometrics/face-engine.ts';
-import { EVAL_ROOT } from './face-photos.ts';
-
-function args(name: string): string[] {
-	const out: string[] = [];
-	process.argv.forEach((a, i) => a === `--${name}` && process.argv[i + 1] && out.push(process.argv[i + 1]));
-	return out;
-}
-
-/** Labelled pairs of a CSV: the first two columns are files (paths cut to their base name), the third Yes or No. */
-export function readPairs(text: string): { a: string; b: string; same: boolean }[] {
-	const rows = text.trim().split(/\r?\n/).slice(1);
-	return rows
-		.map((row) => row.split(','))
-		.filter((c) => c.length >= 3 && /^(yes|no)$/i.test(c[2].trim()))
-		.map((c) => ({ a: basename(c[0].trim()), b: basename(c[1].trim()), same: /^yes$/i.test(c[2].trim()) }));
-}
-
-/** Groups of photos the genuine pairs join (union–find); a No pair within a group is an error in the labels. */
-export function identities(pairs: readonly { a: string; b: string; same: boolean }[]): Map<string, number> {
-	const parent = new Map<string, string>();
-	const find = (x: string): string => {
-		if (!parent.has(x)) parent.set(x, x);
-		let r = x;
-		while (parent.get(r) !== r) r = parent.get(r)!;
-		parent.set(x, r);
-		return r;
-	};
-	for (const p of pairs) {
-		find(p.a);
-		find(p.b);
-		if (p.same) parent.set(find(p.a), find(p.b));
-	}
-	for (const p of pairs) if (!p.same && find(p.a) === find(p.b)) throw new Error(`labels disagree: ${p.a} and ${p.b} are joined by Yes pairs but labelled No`);
-	const roots = [...new Set([...parent.keys()].map(find))].sort();
-	return new Map([...parent.keys()].map((x) => [x, roots.indexOf(find(x))]));
-}
+import { cliArgs, EVAL_ROOT, identities, readPairs } from './face-photos.ts';
 
 interface Photo {
 	file: string;
@@ -71,8 +36,8 @@ interface Photo {
 }
 
 async function main() {
-	const dir = args('dir')[0];
-	const csvs = args('pairs');
+	const dir = cliArgs('dir')[0];
+	const csvs = cliArgs('pairs');
 	if (!dir || csvs.length === 0) throw new Error('usage: face-pairs.ts --dir DIR --pairs CSV [--pairs CSV] [--out FILE]');
 	const labelled = csvs.flatMap((f) => readPairs(readFileSync(f, 'utf8')));
 	const ids = identities(labelled);
@@ -150,7 +115,7 @@ async function main() {
 		...groups.map((g) => `- ${g}`),
 		''
 	].join('\n');
-	const out = args('out')[0] ?? join(EVAL_ROOT, 'bench/results/face-pairs.md');
+	const out = cliArgs('out')[0] ?? join(EVAL_ROOT, 'bench/results/face-pairs.md');
 	mkdirSync(dirname(resolve(out)), { recursive: true });
 	writeFileSync(out, md);
 	console.log(md);
