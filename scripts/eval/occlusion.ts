@@ -17,16 +17,18 @@ import sharp from 'sharp';
 import { hiddenFeatures, hiddenList } from '../../src/lib/face/occlusion.ts';
 import { FaceEngine } from '../../src/lib/server/biometrics/face-engine.ts';
 import { decodeImage } from '../../src/lib/server/biometrics/image-decode.ts';
-import { cliArg, EVAL_ROOT, facePhotos, FIXTURE_SOURCE } from './face-photos.ts';
+import { cliArg, cliArgs, EVAL_ROOT, facePhotos, FIXTURE_SOURCE, usesSharedFixtures } from './face-photos.ts';
 
 const MIN_FACE = 40;
 
 /** Photos of bare faces (and a few real sunglasses): the fixture folders and the packages' own pictures. */
 function barePhotos(): string[] {
-	const root = FIXTURE_SOURCE === 'tests/fixtures' ? join(EVAL_ROOT, 'tests/fixtures/faces') : join(EVAL_ROOT, '..', 'shared', 'fixtures', 'faces');
+	const root = FIXTURE_SOURCE === 'tests/fixtures' || !usesSharedFixtures ? join(EVAL_ROOT, 'tests/fixtures/faces') : join(EVAL_ROOT, '..', 'shared', 'fixtures', 'faces');
 	const pictures = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => /\.(jpe?g|png|webp)$/i.test(f)).map((f) => join(dir, f)) : []);
 	const human = join(EVAL_ROOT, 'node_modules/@vladmandic/human/assets');
 	return [
+		// A labelled folder's photos (--dir: face-photos.ts) are bare faces too.
+		...(cliArgs('dir')[0] ? pictures(cliArgs('dir')[0]) : []),
 		...pictures(root),
 		...['group', 'live', 'spoof'].flatMap((d) => pictures(join(root, d))),
 		...pictures(join(EVAL_ROOT, 'node_modules/@vladmandic/face-api/demo')).filter((f) => /sample\d/.test(f)),
