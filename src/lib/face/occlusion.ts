@@ -63,6 +63,20 @@ export const HIDDEN_MOUTH_CHROMA = 0.45;
 export const MASK_GREYNESS = 0.5;
 export const WHITE_MASK_LIGHT = 1.05;
 /**
+ * A white mask on a face lit near white (stage light, a bright window, a flash) cannot stand 1.05
+ * above skin that already measures 205–226 of 255. Drawn on 61 photos never seen here (deepface's
+ * test set, 2026-11-30), 15 of the 17 white masks missed were such faces: lower face 0.93–1.05 of the
+ * skin's grey, its chroma 0.05–0.28 of the skin's, spread 0.04–0.06. Bare faces are nowhere near on
+ * the other two: on those 61 (12 bearded, one grey-white beard) the lower face kept 0.59 of the
+ * skin's chroma or more (the grey-white beard lowest) and spread 0.13 or more; on the 145 faces
+ * measured before, 0.66 and 0.13. So a lower face and lip nearly without colour (PALE_MASK_GREYNESS)
+ * and very even (PALE_MASK_EVENNESS) is a mask already at PALE_MASK_LIGHT of the skin's grey: beards
+ * are textured, skin has colour.
+ */
+export const PALE_MASK_LIGHT = 0.9;
+export const PALE_MASK_GREYNESS = 0.3;
+export const PALE_MASK_EVENNESS = 0.08;
+/**
  * A black mask: the lower face and the lower lip at most this share of the bare skin's grey, both
  * grey (MASK_GREYNESS of the skin's chroma) and the lower face even (MASK_EVENNESS). The lip is what
  * tells it from a dark beard, which never covers it. Measured 2026-11-29 (twenty-third session) on
@@ -182,7 +196,9 @@ export function hiddenFeatures(image: RgbaImage, landmarks: Landmarks68): Hidden
 		const lipBg = quantile(lip.logBg, 0.5);
 		const coloured = colouredChin && Math.hypot(lipRg - skinRg, lipBg - skinBg) > HIDDEN_MOUTH_CHROMA;
 		const colourless = greyChin && Math.hypot(lipRg, lipBg) <= MASK_GREYNESS * skinChroma;
-		mouthHidden = inside(lip) && (coloured || (colourless && (isWhiteMask(lower.grey, upperSkin.grey) || isBlackMask(lower.grey, lip.grey, upperSkin.grey))));
+		// How grey the lower face and the lip are, as a share of the bare skin's chroma (paler masks: isWhiteMask).
+		const greyness = Math.max(Math.hypot(lowerRg, lowerBg), Math.hypot(lipRg, lipBg)) / skinChroma;
+		mouthHidden = inside(lip) && (coloured || (colourless && (isWhiteMask(lower.grey, upperSkin.grey, greyness) || isBlackMask(lower.grey, lip.grey, upperSkin.grey))));
 	}
 
 	// The eyes against the cheeks beside the nose (or, where a mask covers those, under the eyes), and
@@ -207,13 +223,16 @@ export function hiddenFeatures(image: RgbaImage, landmarks: Landmarks68): Hidden
  * nothing on most frames; the page's worker runs it on every analysed frame), is also bright and even
  * as a white mask is, and bare skin is not.
  */
-function isWhiteMask(lowerGreys: number[], skinGreys: number[]): boolean {
+function isWhiteMask(lowerGreys: number[], skinGreys: number[], greyness: number): boolean {
 	const lower = [...lowerGreys].sort((a, b) => a - b);
 	const at = (q: number) => sortedQuantile(lower, q);
 	const skinGrey = Math.max(1, quantile(skinGreys, 0.5));
 	const lowerGrey = at(0.5);
-	if (lowerGrey >= BLOWN_OUT || lowerGrey < WHITE_MASK_LIGHT * skinGrey) return false;
-	return (at(0.85) - at(0.15)) / skinGrey <= MASK_EVENNESS;
+	const spread = (at(0.85) - at(0.15)) / skinGrey;
+	if (lowerGrey >= BLOWN_OUT) return false;
+	if (lowerGrey >= WHITE_MASK_LIGHT * skinGrey) return spread <= MASK_EVENNESS;
+	// Skin lit near white: as bright as it, with hardly any colour and hardly any texture (PALE_MASK_LIGHT).
+	return lowerGrey >= PALE_MASK_LIGHT * skinGrey && greyness <= PALE_MASK_GREYNESS && spread <= PALE_MASK_EVENNESS;
 }
 
 /**
