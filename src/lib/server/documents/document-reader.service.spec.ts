@@ -6,7 +6,8 @@ import { MIN_FIELD_CONFIDENCE } from '#lib/documents/field-confidence.ts';
 import { parseMrzLines } from '#lib/documents/mrz-parse.ts';
 import { createRaster, crop } from '#lib/documents/raster.ts';
 import { glare, perspective, rotate, seededRandom, toPng } from '../../../../scripts/eval/camera-damage.ts';
-import { syntheticDocuments } from '../../../../scripts/eval/synthetic-documents.ts';
+import { syntheticDocuments, type SyntheticDocument } from '../../../../scripts/eval/synthetic-documents.ts';
+import type { MrzConfidenceField } from '#lib/documents/mrz-decode.ts';
 import { DocumentReader, uncertainFields } from './document-reader.service.ts';
 import { judgeDocument } from './document-verdict.ts';
 import { decodeImage } from './image-io.ts';
@@ -17,6 +18,17 @@ const fixture = (name: string) => readFileSync(join(dir, name));
 const expected = JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as Record<string, { mrz?: string[]; text?: string }>;
 const expectedFields = (name: string) => parseMrzLines(expected[name].mrz!, { now }).fields;
 const SLOW = 120_000;
+
+/**
+ * Reads a generated document whose number a look-alike swap hides from the check digits, and expects
+ * the reading either right where `field` lies (line `line`) or `field` doubted, and the node to ask
+ * for another capture: what stands between such a misread and a wrong reading accepted.
+ */
+async function expectRefusedUnlessRight(doc: SyntheticDocument, field: MrzConfidenceField, line: number): Promise<void> {
+	const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+	expect(r.mrz?.lines[line] === doc.mrz[line] || (r.mrz?.fieldConfidence?.[field] ?? 1) <= 0.5).toBe(true);
+	expect(judgeDocument(r, { failed: 0, max: 3 }).kind).toBe('retry');
+}
 
 let reader: DocumentReader;
 beforeAll(async () => {
@@ -460,9 +472,7 @@ describe('readDocument: look-alike glyphs told apart by the document itself', ()
 		// doubt was raised, and the looks after it, with no votes, were sure: accepted wrong.
 		const doc = syntheticDocuments(48, 8484)[47];
 		expect([doc.damage, doc.layout, doc.mrz[1].slice(28, 41)]).toEqual(['jpeg', 'TD3', '650O560404O3G']);
-		const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
-		expect(r.mrz?.fields.personalNumber === '650O560404O3G' || (r.mrz?.fieldConfidence?.personalNumber ?? 1) <= 0.5).toBe(true);
-		expect(judgeDocument(r, { failed: 0, max: 3 }).kind).toBe('retry');
+		await expectRefusedUnlessRight(doc, 'personalNumber', 1);
 	}, SLOW);
 
 	it('keeps in doubt a number of digits whose zeros lean to O where the page teaches no lesson', async () => {
@@ -472,9 +482,7 @@ describe('readDocument: look-alike glyphs told apart by the document itself', ()
 		// number of digits is trusted to hold 0's, and it was accepted wrong.
 		const doc = syntheticDocuments(497, 9595)[496];
 		expect([doc.damage, doc.layout, doc.mrz[1].slice(28, 37)]).toEqual(['specimen', 'TD3', '2O0837O23']);
-		const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
-		expect(r.mrz?.fields.personalNumber === '2O0837O23' || (r.mrz?.fieldConfidence?.personalNumber ?? 1) <= 0.5).toBe(true);
-		expect(judgeDocument(r, { failed: 0, max: 3 }).kind).toBe('retry');
+		await expectRefusedUnlessRight(doc, 'personalNumber', 1);
 	}, SLOW);
 
 	it('keeps in doubt optional data of digits whose zeros the pixels voted O too weakly to move', async () => {
@@ -484,9 +492,7 @@ describe('readDocument: look-alike glyphs told apart by the document itself', ()
 		// digits was trusted, and it was accepted wrong.
 		const doc = syntheticDocuments(449, 2929)[448];
 		expect([doc.damage, doc.layout, doc.mrz[1].slice(18, 28)]).toEqual(['blur', 'TD1', 'OO28217013']);
-		const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
-		expect(r.mrz?.lines[1] === doc.mrz[1] || (r.mrz?.fieldConfidence?.optionalData ?? 1) <= 0.5).toBe(true);
-		expect(judgeDocument(r, { failed: 0, max: 3 }).kind).toBe('retry');
+		await expectRefusedUnlessRight(doc, 'optionalData', 1);
 	}, SLOW);
 
 	it('doubts a G that may be a Q though the pixels told it from a 6 (a web-size visa)', async () => {
@@ -495,9 +501,7 @@ describe('readDocument: look-alike glyphs told apart by the document itself', ()
 		// closed the spot to every swap, the Q the recogniser weighed at 0.03 included: accepted wrong.
 		const doc = syntheticDocuments(54, 3131, { damage: 'small' })[53];
 		expect([doc.layout, doc.mrz[1].slice(0, 9)]).toEqual(['MRV-B', '0S0E6VBQK']);
-		const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
-		expect(r.mrz?.fields.documentNumber === '0S0E6VBQK' || (r.mrz?.fieldConfidence?.documentNumber ?? 1) <= 0.5).toBe(true);
-		expect(judgeDocument(r, { failed: 0, max: 3 }).kind).toBe('retry');
+		await expectRefusedUnlessRight(doc, 'documentNumber', 1);
 	}, SLOW);
 
 	it('spells as printed a given name the MRZ read fairly surely with a glyph lost under glare', async () => {
