@@ -15,12 +15,12 @@ import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { MATCH_THRESHOLD } from '../../src/lib/domain/face/thresholds.ts';
 import { cosineSimilarity } from '../../src/lib/face/embedding.ts';
-import { MAX_LUMINANCE, MIN_REFERENCE_FACE_WIDTH } from '../../src/lib/face/face-thresholds.ts';
-import { hiddenList } from '../../src/lib/face/occlusion.ts';
+import { MIN_REFERENCE_FACE_WIDTH } from '../../src/lib/face/face-thresholds.ts';
+import { referenceDoubts } from '../../src/lib/server/services/faces/face-reference.ts';
 import { FaceEngine } from '../../src/lib/server/biometrics/face-engine.ts';
 import { DocumentReader } from '../../src/lib/server/documents/document-reader.service.ts';
 import { cliArg, EVAL_ROOT, facePhotos, FIXTURE_SOURCE } from './face-photos.ts';
-import { cleanReferences, tallyPairs, type FaceBox, type PairTally } from './reference-pairs.ts';
+import { cleanReferences, doubtLabel, tallyPairs, type FaceBox, type PairTally } from './reference-pairs.ts';
 import { syntheticDocuments, type SyntheticDamage, type SyntheticPortrait } from './synthetic-documents.ts';
 
 const NOW = new Date('2026-06-01T00:00:00Z');
@@ -70,6 +70,8 @@ interface Row extends PairTally {
 	noFace: number;
 	tooSmall: number;
 	washedOut: number;
+	/** Portrait faces blurred past MIN_REFERENCE_SHARPNESS: a non-match is no verdict. */
+	blurred: number;
 	/** Portrait faces cut by the crop's edge (face-edges.ts): a non-match is no verdict. */
 	cutByEdge: number;
 	/** Portraits whose eyes or mouth the analysis found hidden (occlusion.ts): a non-match with them is no verdict. */
@@ -82,7 +84,7 @@ interface Row extends PairTally {
 const rows: Row[] = [];
 for (const style of styles) {
 	for (const damage of damages) {
-		const row: Row = { key: `${style}, ${damage}`, pages: 0, noPortrait: 0, noFace: 0, tooSmall: 0, washedOut: 0, cutByEdge: 0, hidden: 0, noVerdict: 0, genuine: 0, falseNonMatch: 0, impostor: 0, falseMatch: 0, genuineScores: [], worstImpostor: -1, faceWidths: [], luminance: [], failures: [] };
+		const row: Row = { key: `${style}, ${damage}`, pages: 0, noPortrait: 0, noFace: 0, tooSmall: 0, washedOut: 0, blurred: 0, cutByEdge: 0, hidden: 0, noVerdict: 0, genuine: 0, falseNonMatch: 0, impostor: 0, falseMatch: 0, genuineScores: [], worstImpostor: -1, faceWidths: [], luminance: [], failures: [] };
 		for (const p of all) {
 			const box = boxes.get(p.file);
 			if (!box || !clean.has(p.file)) continue;
@@ -113,13 +115,13 @@ for (const style of styles) {
 				row.failures.push(`${name}: face ${width} px, too small to compare`);
 				continue;
 			}
-			// As compareWithReference marks it and the verdict reads it (face-verdict.ts).
-			const washed = found.face.quality.luminance > MAX_LUMINANCE;
-			if (washed) row.washedOut++;
-			if (found.cutByEdge) row.cutByEdge++;
-			const hidden = hiddenList(found.hidden);
-			if (hidden.length) row.hidden++;
-			tallyPairs(row, found.face.embedding, p, all, clean, { doubt: washed ? 'washed out' : found.cutByEdge ? 'cut by the edge' : hidden.length ? `${hidden.join(' and ')} hidden` : null, label: `portrait face ${width} px` });
+			// As compareWithReference marks it and the verdict reads it (face-reference.ts referenceDoubts).
+			const doubts = referenceDoubts(found);
+			if (doubts.washedOut) row.washedOut++;
+			if (doubts.blurred) row.blurred++;
+			if (doubts.cutByEdge) row.cutByEdge++;
+			if (doubts.hidden) row.hidden++;
+			tallyPairs(row, found.face.embedding, p, all, clean, { doubt: doubtLabel(doubts), label: `portrait face ${width} px` });
 			// The portrait against its own photo: what the page did to the face, with no other change.
 			const self = cosineSimilarity(found.face.embedding, clean.get(p.file)!);
 			if (self < MATCH_THRESHOLD) row.failures.push(`${name}: its portrait against the photo it was printed from ${self.toFixed(2)}`);
@@ -136,11 +138,11 @@ out.push('# Document portraits against the holder');
 out.push('');
 out.push(`${new Date().toISOString().slice(0, 10)}; ${all.length} face photos of ${new Set(all.map((p) => p.identity)).size} people from ${FIXTURE_SOURCE}, each printed as the portrait of a generated TD3 data page, photographed, read by the document reader (its portrait crop) and analysed as a reference (\`analyseReference\`); compared with every other clean photo at the shipped threshold ${MATCH_THRESHOLD}.`);
 out.push('');
-out.push('| print, damage | pages | no portrait found | no face in the crop | too small | washed out / cut by the edge / features hidden: pages / pairs unusable | FNMR | FMR | genuine similarity, median / lowest | highest impostor | portrait face width, median px | face mean grey, median |');
+out.push('| print, damage | pages | no portrait found | no face in the crop | too small | washed out / blurred / cut by the edge / features hidden: pages / pairs unusable | FNMR | FMR | genuine similarity, median / lowest | highest impostor | portrait face width, median px | face mean grey, median |');
 out.push('|---|---|---|---|---|---|---|---|---|---|---:|---:|');
 for (const r of rows) {
 	const lowest = r.genuineScores.length ? Math.min(...r.genuineScores).toFixed(2) : '–';
-	out.push(`| ${r.key} | ${r.pages} | ${r.noPortrait} | ${r.noFace} | ${r.tooSmall} | ${r.washedOut + r.cutByEdge + r.hidden ? `${r.washedOut} / ${r.cutByEdge} / ${r.hidden} / ${r.noVerdict}` : '–'} | ${pct(r.falseNonMatch, r.genuine)} | ${pct(r.falseMatch, r.impostor)} | ${r.genuineScores.length ? med(r.genuineScores).toFixed(2) : '–'} / ${lowest} | ${r.worstImpostor >= 0 ? r.worstImpostor.toFixed(2) : '–'} | ${r.faceWidths.length ? med(r.faceWidths) : '–'} | ${r.luminance.length ? Math.round(med(r.luminance)) : '–'} |`);
+	out.push(`| ${r.key} | ${r.pages} | ${r.noPortrait} | ${r.noFace} | ${r.tooSmall} | ${r.washedOut + r.blurred + r.cutByEdge + r.hidden ? `${r.washedOut} / ${r.blurred} / ${r.cutByEdge} / ${r.hidden} / ${r.noVerdict}` : '–'} | ${pct(r.falseNonMatch, r.genuine)} | ${pct(r.falseMatch, r.impostor)} | ${r.genuineScores.length ? med(r.genuineScores).toFixed(2) : '–'} / ${lowest} | ${r.worstImpostor >= 0 ? r.worstImpostor.toFixed(2) : '–'} | ${r.faceWidths.length ? med(r.faceWidths) : '–'} | ${r.luminance.length ? Math.round(med(r.luminance)) : '–'} |`);
 }
 out.push('');
 out.push('Failures:');

@@ -12,11 +12,11 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { MATCH_THRESHOLD } from '../../src/lib/domain/face/thresholds.ts';
-import { MAX_LUMINANCE, MIN_REFERENCE_FACE_WIDTH } from '../../src/lib/face/face-thresholds.ts';
-import { hiddenList } from '../../src/lib/face/occlusion.ts';
+import { MIN_REFERENCE_FACE_WIDTH } from '../../src/lib/face/face-thresholds.ts';
+import { referenceDoubts } from '../../src/lib/server/services/faces/face-reference.ts';
 import { FaceEngine } from '../../src/lib/server/biometrics/face-engine.ts';
 import { cliArg, EVAL_ROOT, facePhotos, FIXTURE_SOURCE } from './face-photos.ts';
-import { cleanReferences, tallyPairs, type FaceBox, type PairTally } from './reference-pairs.ts';
+import { cleanReferences, doubtLabel, tallyPairs, type FaceBox, type PairTally } from './reference-pairs.ts';
 
 
 
@@ -207,6 +207,8 @@ interface Row extends PairTally {
 	tooSmall: number;
 	/** Faces brighter than MAX_LUMINANCE: compared, but a non-match is "reference unusable", no verdict. */
 	washedOut: number;
+	/** Faces blurred past MIN_REFERENCE_SHARPNESS: compared, a non-match is no verdict. */
+	blurred: number;
 	/** Faces cut by the photo's edge (face-edges.ts): compared, a non-match is no verdict. */
 	cutByEdge: number;
 	/** Faces whose eyes or mouth the reference analysis found hidden (occlusion.ts): compared, a non-match is no verdict. */
@@ -217,7 +219,7 @@ interface Row extends PairTally {
 
 const rows: Row[] = [];
 for (const damage of selected) {
-	const row: Row = { damage, photos: 0, noFace: 0, tooSmall: 0, washedOut: 0, cutByEdge: 0, hidden: 0, noVerdict: 0, looks: {}, genuine: 0, falseNonMatch: 0, impostor: 0, falseMatch: 0, genuineScores: [], worstImpostor: -1, failures: [], ms: [] };
+	const row: Row = { damage, photos: 0, noFace: 0, tooSmall: 0, washedOut: 0, blurred: 0, cutByEdge: 0, hidden: 0, noVerdict: 0, looks: {}, genuine: 0, falseNonMatch: 0, impostor: 0, falseMatch: 0, genuineScores: [], worstImpostor: -1, failures: [], ms: [] };
 	for (const p of all) {
 		if (!clean.has(p.file)) continue; // a photo the clean analysis cannot read says nothing about damage
 		const box = cleanBoxes.get(p.file);
@@ -239,13 +241,13 @@ for (const damage of selected) {
 			continue;
 		}
 		row.looks[found.look] = (row.looks[found.look] ?? 0) + 1;
-		// As compareWithReference marks it and the verdict reads it (face-verdict.ts).
-		const washed = found.face.quality.luminance > MAX_LUMINANCE;
-		if (washed) row.washedOut++;
-		if (found.cutByEdge) row.cutByEdge++;
-		const hidden = hiddenList(found.hidden);
-		if (hidden.length) row.hidden++;
-		tallyPairs(row, found.face.embedding, p, all, clean, { doubt: washed ? 'washed out' : found.cutByEdge ? 'cut by the edge' : hidden.length ? `${hidden.join(' and ')} hidden` : null, label: `face ${Math.round(found.face.box.width)} px` });
+		// As compareWithReference marks it and the verdict reads it (face-reference.ts referenceDoubts).
+		const doubts = referenceDoubts(found);
+		if (doubts.washedOut) row.washedOut++;
+		if (doubts.blurred) row.blurred++;
+		if (doubts.cutByEdge) row.cutByEdge++;
+		if (doubts.hidden) row.hidden++;
+		tallyPairs(row, found.face.embedding, p, all, clean, { doubt: doubtLabel(doubts), label: `face ${Math.round(found.face.box.width)} px` });
 	}
 	rows.push(row);
 	console.error(`${damage}: ${row.noFace}/${row.photos} no face, ${row.tooSmall} too small, ${row.washedOut} washed out, ${row.cutByEdge} cut by the edge, ${row.hidden} with features hidden (${row.noVerdict} pairs unusable), FNMR ${row.falseNonMatch}/${row.genuine}, FMR ${row.falseMatch}/${row.impostor}`);
@@ -258,12 +260,12 @@ out.push('# Reference photos under damage');
 out.push('');
 out.push(`${new Date().toISOString().slice(0, 10)}; ${all.length} face photos of ${new Set(all.map((p) => p.identity)).size} people from ${FIXTURE_SOURCE}; each damaged photo analysed as a reference (\`analyseReference\`) and compared with every other clean photo at the shipped threshold ${MATCH_THRESHOLD}.`);
 out.push('');
-out.push('| damage | no face found | too small to compare | washed out, cut by the edge or features hidden: photos / pairs unusable | FNMR | FMR | genuine similarity, median / lowest | highest impostor | looks that found the face | analysis ms, median |');
+out.push('| damage | no face found | too small to compare | washed out, blurred, cut by the edge or features hidden: photos / pairs unusable | FNMR | FMR | genuine similarity, median / lowest | highest impostor | looks that found the face | analysis ms, median |');
 out.push('|---|---|---|---|---|---|---|---|---|---:|');
 for (const r of rows) {
 	const lowest = r.genuineScores.length ? Math.min(...r.genuineScores).toFixed(2) : '–';
 	const looks = Object.entries(r.looks).map(([k, v]) => `${k} ${v}`).join(', ');
-	out.push(`| ${r.damage} | ${pct(r.noFace, r.photos)} | ${pct(r.tooSmall, r.photos)} | ${r.washedOut + r.cutByEdge + r.hidden ? `${[r.washedOut ? `${r.washedOut} washed` : '', r.cutByEdge ? `${r.cutByEdge} cut` : '', r.hidden ? `${r.hidden} hidden` : ''].filter(Boolean).join(', ')} of ${r.photos} / ${r.noVerdict}/${r.genuine + r.impostor}` : '–'} | ${pct(r.falseNonMatch, r.genuine)} | ${pct(r.falseMatch, r.impostor)} | ${r.genuineScores.length ? med(r.genuineScores).toFixed(2) : '–'} / ${lowest} | ${r.worstImpostor >= 0 ? r.worstImpostor.toFixed(2) : '–'} | ${looks} | ${Math.round(med(r.ms))} |`);
+	out.push(`| ${r.damage} | ${pct(r.noFace, r.photos)} | ${pct(r.tooSmall, r.photos)} | ${r.washedOut + r.blurred + r.cutByEdge + r.hidden ? `${[r.washedOut ? `${r.washedOut} washed` : '', r.blurred ? `${r.blurred} blurred` : '', r.cutByEdge ? `${r.cutByEdge} cut` : '', r.hidden ? `${r.hidden} hidden` : ''].filter(Boolean).join(', ')} of ${r.photos} / ${r.noVerdict}/${r.genuine + r.impostor}` : '–'} | ${pct(r.falseNonMatch, r.genuine)} | ${pct(r.falseMatch, r.impostor)} | ${r.genuineScores.length ? med(r.genuineScores).toFixed(2) : '–'} / ${lowest} | ${r.worstImpostor >= 0 ? r.worstImpostor.toFixed(2) : '–'} | ${looks} | ${Math.round(med(r.ms))} |`);
 }
 out.push('');
 out.push('Failures:');

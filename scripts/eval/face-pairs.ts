@@ -19,9 +19,11 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { cpus, loadavg } from 'node:os';
 import { MATCH_THRESHOLD } from '../../src/lib/domain/face/thresholds.ts';
 import { cosineSimilarity } from '../../src/lib/face/embedding.ts';
-import { MAX_LUMINANCE, MIN_REFERENCE_FACE_WIDTH } from '../../src/lib/face/face-thresholds.ts';
+import { MIN_REFERENCE_FACE_WIDTH } from '../../src/lib/face/face-thresholds.ts';
 import { hiddenList } from '../../src/lib/face/occlusion.ts';
 import { FaceEngine } from '../../src/lib/server/biometrics/face-engine.ts';
+import { referenceDoubts } from '../../src/lib/server/services/faces/face-reference.ts';
+import { doubtLabel } from './reference-pairs.ts';
 import { cliArgs, EVAL_ROOT, identities, readPairs } from './face-photos.ts';
 
 interface Photo {
@@ -50,9 +52,7 @@ async function main() {
 		const photo: Photo = { file, identity, embedding: found?.face.embedding ?? null, hidden: found ? hiddenList(found.hidden) : [], look: found?.look };
 		if (!found?.face.embedding) photo.refused = notes.cutOff ? 'cut off' : 'no face';
 		else if (found.face.box.width < MIN_REFERENCE_FACE_WIDTH) photo.refused = `face ${Math.round(found.face.box.width)} px`;
-		else if (found.face.quality.luminance > MAX_LUMINANCE) photo.doubted = 'washed out';
-		else if (found.cutByEdge) photo.doubted = 'cut by edge';
-		else if (photo.hidden.length) photo.doubted = `hidden ${photo.hidden.join('+')}`;
+		else photo.doubted = doubtLabel(referenceDoubts(found)) ?? undefined;
 		photos.push(photo);
 		process.stderr.write(`${file} #${identity}: ${photo.refused ?? photo.doubted ?? 'ok'} (${photo.look ?? '-'})\n`);
 	}

@@ -8,6 +8,7 @@ import { MATCH_THRESHOLD } from '../../src/lib/domain/face/thresholds.ts';
 import { cosineSimilarity } from '../../src/lib/face/embedding.ts';
 import type { FaceEngine } from '../../src/lib/server/biometrics/face-engine.ts';
 import { decodeImage } from '../../src/lib/server/biometrics/image-decode.ts';
+import type { ReferenceDoubts } from '../../src/lib/server/services/faces/face-reference.ts';
 import type { FacePhoto } from './face-photos.ts';
 
 /** A clean photo's face box and the height of its eyes and mouth, in the pixels of the photo turned upright by its EXIF orientation. */
@@ -82,4 +83,12 @@ export function tallyPairs(tally: PairTally, embedding: Float32Array, subject: F
 			}
 		}
 	}
+}
+
+/** How a failure line names a reference's doubt (face-reference.ts referenceDoubts); null when there is none. */
+export function doubtLabel(d: ReferenceDoubts): string | null {
+	if (d.washedOut) return 'washed out';
+	if (d.blurred) return 'blurred';
+	if (d.cutByEdge) return 'cut by the edge';
+	return d.hidden ? `${d.hidden.join(' and ')} hidden` : null;
 }

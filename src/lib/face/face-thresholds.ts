@@ -69,6 +69,15 @@ export const MIN_REFERENCE_FACE_WIDTH = 32;
 /** Mean luminance (0–255) of the face crop outside which the face is too dark / too bright. */
 export const MIN_LUMINANCE = 60;
 export const MAX_LUMINANCE = 200;
+/**
+ * Sharpness (quality.ts: Laplacian variance of the face resampled to 128×128 grey) under which a
+ * reference face is too blurred for a non-match to say anything about the person. On 61 photos never
+ * seen here (deepface's test set, 2026-11-30) sharp faces measured 301 or more, on the 11 fixture
+ * faces 56 or more; blurred (σ 3, σ 6) 3–91, and every blurred reference that missed its owner
+ * (3 photos at σ 3, 11 at σ 6: genuine cosine 0.28–0.45) measured 3–14. JPEG at quality 10 keeps its
+ * sharpness (blocks are edges: 237 or more) and is not doubted by this.
+ */
+export const MIN_REFERENCE_SHARPNESS = 20;
 
 /**
  * Active liveness challenges (challenge.ts). Yaw is measured from 68 landmarks (quality.ts headPose);

@@ -362,6 +362,18 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 		expect((report.details as any).reference.error).toMatch(/^the face in the reference image is washed out/);
 	});
 
+	it('face_compare with a blurred reference: a stranger is not called noMatch but the reference unusable, and says why', async () => {
+		// Gaussian σ 8 on the 910-px photo: the face's detail gone (sharpness far under 20), still found as a face.
+		const blurred = (await sharp(Buffer.from(await fixtureBase64('barack_obama_1.jpg'), 'base64')).blur(8).jpeg({ quality: 88 }).toBuffer()).toString('base64');
+		const node = { id: 'cmp', type: 'face_compare', referenceImageSource: 'providedData', referenceImageKey: 'idPhoto' };
+		const other = await start([node], { settings: { providedData: { idPhoto: blurred } } });
+		await upload(other.principal, other.state, { frames: frames.biden });
+		const report = (await reports(other.sessionId)).find((r) => r.nodeId === 'cmp')!;
+		expect(report).toMatchObject({ outcome: 'imageUnavailable', details: { reason: 'referenceUnavailable', reference: { source: 'providedData', kind: 'image', blurred: true } } });
+		expect((report.details as any).similarity).toBeLessThan(0.45);
+		expect((report.details as any).reference.error).toMatch(/^the face in the reference image is blurred/);
+	});
+
 	it("face_compare with a reference cut through the mouth: the owner is not called noMatch, and the report says why", async () => {
 		const photo = Buffer.from(await fixtureBase64('barack_obama_1.jpg'), 'base64');
 		const engine = await FaceEngine.create();

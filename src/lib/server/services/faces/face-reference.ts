@@ -1,13 +1,14 @@
 // The reference face of a comparison (face_scan `mode: compare`, face_compare): a face saved earlier
 // in the session (`saveToField` of a capture, or the document portrait a document_scan saves), a
 // base64 image the integrator put in `providedData`, or an https URL the server fetches itself.
-import { hiddenList } from '#lib/face/occlusion.ts';
+import { hiddenList, type HiddenFeatures } from '#lib/face/occlusion.ts';
 import { z } from 'zod';
 import { DOCUMENT_PORTRAIT_FIELD } from '#lib/domain/nodes/document-scan.contract.ts';
 import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
 import type { Session } from '#lib/domain/session/session.model.ts';
 import { cosineSimilarity } from '#lib/face/embedding.ts';
-import { MAX_LUMINANCE, MIN_REFERENCE_FACE_WIDTH } from '#lib/face/face-thresholds.ts';
+import { MAX_LUMINANCE, MIN_REFERENCE_FACE_WIDTH, MIN_REFERENCE_SHARPNESS } from '#lib/face/face-thresholds.ts';
+import type { FaceAnalysis } from '#lib/face/face-pipeline.ts';
 import type { FaceEngine } from '../../biometrics/face-engine.ts';
 import { decodeTemplate, encodeTemplate } from '../../biometrics/template-protection.ts';
 import type { SafeFetchResult } from '../../http/safe-fetch.ts';
@@ -134,7 +135,19 @@ export async function compareWithReference(node: CompareNode, session: Session, 
 	}
 	const width = Math.round(found.face.box.width);
 	if (width < MIN_REFERENCE_FACE_WIDTH) return { ok: false, source, error: `the face in the reference image is too small to compare (${width} px wide; at least ${MIN_REFERENCE_FACE_WIDTH})` };
-	const washedOut = found.face.quality.luminance > MAX_LUMINANCE;
+	return { ok: true, source, kind: 'image', similarity: probe ? cosineSimilarity(probe, found.face.embedding) : null, ...referenceDoubts(found) };
+}
+
+/** What makes a reference face's non-match no evidence of another person (face-verdict.ts: `referenceUnavailable`). */
+export type ReferenceDoubts = Pick<Extract<ReferenceResult, { ok: true }>, 'washedOut' | 'blurred' | 'cutByEdge' | 'hidden'>;
+
+/** The doubts of a reference face as analysed (FaceEngine.analyseReference), present ones only. */
+export function referenceDoubts(found: { face: Pick<FaceAnalysis, 'quality'>; cutByEdge: boolean; hidden: HiddenFeatures }): ReferenceDoubts {
 	const hidden = hiddenList(found.hidden);
-	return { ok: true, source, kind: 'image', similarity: probe ? cosineSimilarity(probe, found.face.embedding) : null, ...(washedOut ? { washedOut } : {}), ...(found.cutByEdge ? { cutByEdge: true } : {}), ...(hidden.length ? { hidden } : {}) };
+	return {
+		...(found.face.quality.luminance > MAX_LUMINANCE ? { washedOut: true } : {}),
+		...(found.face.quality.sharpness < MIN_REFERENCE_SHARPNESS ? { blurred: true } : {}),
+		...(found.cutByEdge ? { cutByEdge: true } : {}),
+		...(hidden.length ? { hidden } : {})
+	};
 }

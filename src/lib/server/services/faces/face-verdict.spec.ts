@@ -169,6 +169,14 @@ describe('judgeFaceEvidence', () => {
 		expect(compare(0.09, false).finish).toEqual({ outcome: 'noMatch', reason: 'noMatch' });
 	});
 
+	it('calls a blurred reference unusable when it does not match, and a match a match', () => {
+		const compare = (similarity: number, blurred: boolean) =>
+			judgeFaceEvidence(input({ type: 'face_compare', requireLiveness: false, challenge: null, reference: { ok: true, source: 'url', kind: 'image', similarity, blurred } }));
+		expect(compare(0.31, true).finish).toEqual({ outcome: 'imageUnavailable', reason: 'referenceUnavailable' });
+		expect(compare(0.61, true).finish).toEqual({ outcome: 'match' });
+		expect(compare(0.31, false).finish).toEqual({ outcome: 'noMatch', reason: 'noMatch' });
+	});
+
 	it('calls a reference with its eyes or mouth covered unusable when it does not match, and a match a match', () => {
 		const compare = (similarity: number, hidden?: ('eyes' | 'mouth')[]) =>
 			judgeFaceEvidence(input({ type: 'face_compare', requireLiveness: false, challenge: null, reference: { ok: true, source: 'url', kind: 'image', similarity, ...(hidden ? { hidden } : {}) } }));

@@ -28,6 +28,11 @@ export type ReferenceResult =
 			 */
 			washedOut?: boolean;
 			/**
+			 * The reference photo's face is blurred past MIN_REFERENCE_SHARPNESS. It can still match, but a
+			 * low similarity says more about the photo than the person.
+			 */
+			blurred?: boolean;
+			/**
 			 * The reference photo's edge cuts the face (at or below the eyes, through the mouth): the
 			 * landmarks of what is missing were guessed (face-edges.ts). It can still match; a low
 			 * similarity is no evidence of another person.
@@ -188,8 +193,9 @@ export function judgeFaceEvidence(input: JudgeInput): Judgement {
 		// evidence of another person (face-damage eval: blown-out references missed their owner in 2 of
 		// 9 pairs, faces cut below the eyes in 10 of 10; neither matched a stranger): the reference is
 		// unusable, not the user someone else. So is one whose eyes or mouth are hidden (dark glasses: 4 of
-		// 10 genuine pairs missed, a mask 7 of 10, no stranger matched).
-		if (input.reference?.ok && (similarity === null || similarity < input.threshold)) return input.reference.washedOut || input.reference.cutByEdge || input.reference.hidden?.length ? 'referenceUnavailable' : 'noMatch';
+		// 10 genuine pairs missed, a mask 7 of 10, no stranger matched), or whose face is blurred (on photos
+		// never seen here, blurred references missed their owner in 3 and 11 of 61, no stranger matched).
+		if (input.reference?.ok && (similarity === null || similarity < input.threshold)) return input.reference.washedOut || input.reference.blurred || input.reference.cutByEdge || input.reference.hidden?.length ? 'referenceUnavailable' : 'noMatch';
 		return null;
 	})();
 
