@@ -78,6 +78,14 @@ export const MAX_LUMINANCE = 200;
  * sharpness (blocks are edges: 237 or more) and is not doubted by this.
  */
 export const MIN_REFERENCE_SHARPNESS = 20;
+/**
+ * `sharpnessBalance` (quality.ts) under which a reference face is blurred along one direction (a
+ * moving camera): its non-match is no verdict, as a blurred one's. Sharp faces measured 0.20–0.54
+ * (61 photos never seen here, 0.24–0.44 on the 11 fixture faces); under a 15-px horizontal motion
+ * blur, the 5 of 61 references that missed their owner (genuine cosine 0.18–0.42) measured 0.04–0.10
+ * while their Laplacian sharpness stayed at 36–110, over MIN_REFERENCE_SHARPNESS.
+ */
+export const MIN_SHARPNESS_BALANCE = 0.12;
 
 /**
  * Active liveness challenges (challenge.ts). Yaw is measured from 68 landmarks (quality.ts headPose);

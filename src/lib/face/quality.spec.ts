@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRgba, type Affine } from './image.ts';
-import { eyeAspectRatio, headPose, laplacianVariance, measureFace, placement } from './quality.ts';
+import { eyeAspectRatio, headPose, laplacianVariance, measureFace, placement, sharpnessBalance } from './quality.ts';
 import { frontalLandmarks, transformLandmarks } from './test-faces.ts';
 
 const rotation = (degrees: number, cx: number, cy: number): Affine => {
@@ -24,6 +24,28 @@ describe('laplacianVariance', () => {
 		expect(laplacianVariance(new Float32Array(w * w).fill(90), w, w)).toBe(0);
 		expect(laplacianVariance(sharp, w, w)).toBeGreaterThan(1000);
 		expect(laplacianVariance(blurred, w, w)).toBeLessThan(laplacianVariance(sharp, w, w) / 2);
+	});
+});
+
+describe('sharpnessBalance', () => {
+	it("is high where detail runs every way, and low where a blur along one direction took that direction's away", () => {
+		const w = 64;
+		let seed = 7;
+		const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+		const noise = Float32Array.from({ length: w * w }, () => 255 * rand());
+		// A 15-px horizontal motion blur, as a camera moving sideways makes.
+		const moved = new Float32Array(w * w);
+		for (let y = 0; y < w; y++) for (let x = 0; x < w; x++) {
+			let s = 0;
+			for (let k = -7; k <= 7; k++) s += noise[y * w + Math.min(w - 1, Math.max(0, x + k))];
+			moved[y * w + x] = s / 15;
+		}
+		expect(sharpnessBalance(new Float32Array(w * w).fill(90), w, w)).toBe(0);
+		expect(sharpnessBalance(noise, w, w)).toBeGreaterThan(0.5);
+		const motion = sharpnessBalance(moved, w, w);
+		expect(motion).toBeLessThan(0.12);
+		// Its Laplacian still says sharp: the vertical detail is all there.
+		expect(laplacianVariance(moved, w, w)).toBeGreaterThan(1000);
 	});
 });
 

@@ -7,7 +7,7 @@ import { DOCUMENT_PORTRAIT_FIELD } from '#lib/domain/nodes/document-scan.contrac
 import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
 import type { Session } from '#lib/domain/session/session.model.ts';
 import { cosineSimilarity } from '#lib/face/embedding.ts';
-import { MAX_LUMINANCE, MIN_REFERENCE_FACE_WIDTH, MIN_REFERENCE_SHARPNESS } from '#lib/face/face-thresholds.ts';
+import { MAX_LUMINANCE, MIN_REFERENCE_FACE_WIDTH, MIN_REFERENCE_SHARPNESS, MIN_SHARPNESS_BALANCE } from '#lib/face/face-thresholds.ts';
 import type { FaceAnalysis } from '#lib/face/face-pipeline.ts';
 import type { FaceEngine } from '../../biometrics/face-engine.ts';
 import { decodeTemplate, encodeTemplate } from '../../biometrics/template-protection.ts';
@@ -146,7 +146,7 @@ export function referenceDoubts(found: { face: Pick<FaceAnalysis, 'quality'>; cu
 	const hidden = hiddenList(found.hidden);
 	return {
 		...(found.face.quality.luminance > MAX_LUMINANCE ? { washedOut: true } : {}),
-		...(found.face.quality.sharpness < MIN_REFERENCE_SHARPNESS ? { blurred: true } : {}),
+		...(found.face.quality.sharpness < MIN_REFERENCE_SHARPNESS || (found.face.quality.sharpnessBalance ?? 1) < MIN_SHARPNESS_BALANCE ? { blurred: true } : {}),
 		...(found.cutByEdge ? { cutByEdge: true } : {}),
 		...(hidden.length ? { hidden } : {})
 	};
