@@ -21,11 +21,6 @@ export interface FaceQualityMetrics extends HeadPose {
 	centreOffset: number;
 	/** Variance of the Laplacian of the grey face crop (compare with blurThreshold): low = blurred. */
 	sharpness: number;
-	/**
-	 * The grey face crop's detail along its weakest direction over its strongest (`sharpnessBalance`,
-	 * 0–1): a blur along one direction (a moving camera) leaves it low where `sharpness` stays high.
-	 */
-	sharpnessBalance?: number;
 	/** Mean grey level, 0–255, of the face crop. */
 	luminance: number;
 	/** Mean eye aspect ratio of both eyes (≈0.25–0.35 open, below 0.2 closed). */
@@ -189,8 +184,17 @@ export function measureFace(
 		...placement(box, image.width, image.height),
 		...headPose(landmarks),
 		sharpness: laplacianVariance(scratch, size, size),
-		sharpnessBalance: sharpnessBalance(scratch, size, size),
 		luminance: mean(scratch, size * size),
 		eyeAspectRatio: (eyeAspectRatio(landmarks, 36) + eyeAspectRatio(landmarks, 42)) / 2
 	};
+}
+
+/**
+ * `sharpnessBalance` of a face on the same 128×128 grey crop `measureFace` measures sharpness on.
+ * Only reference photos need it (face-reference.ts), so it is not part of the per-frame metrics.
+ */
+export function faceSharpnessBalance(image: RgbaImage, box: Box, scratch: Float32Array = createQualityScratch()): number {
+	const size = Math.round(Math.sqrt(scratch.length));
+	cropResize(image, shiftInside(squareBox(box), image.width, image.height), size, size, GRAY_FORMAT, scratch);
+	return sharpnessBalance(scratch, size, size);
 }

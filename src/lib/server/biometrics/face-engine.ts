@@ -16,6 +16,7 @@ import { ORIENTATION_MARGIN, uprightness } from './face-orientation.ts';
 import { decodeImage, type DecodedImage } from './image-decode.ts';
 import { cutByEdge, featuresInside } from './face-edges.ts';
 import { hiddenFeatures, type HiddenFeatures } from '#lib/face/occlusion.ts';
+import { faceSharpnessBalance } from '#lib/face/quality.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -106,7 +107,7 @@ export class FaceEngine {
 	 * way up its face is (face-orientation.ts): the detector finds turned faces too, and one read the
 	 * wrong way up matched no one. Null: no face in any look.
 	 */
-	async analyseReference(bytes: Uint8Array, notes: ReferenceNotes = { cutOff: false }): Promise<{ face: FaceAnalysis; look: ReferenceLook; cutByEdge: boolean; hidden: HiddenFeatures } | null> {
+	async analyseReference(bytes: Uint8Array, notes: ReferenceNotes = { cutOff: false }): Promise<{ face: FaceAnalysis; look: ReferenceLook; cutByEdge: boolean; hidden: HiddenFeatures; sharpnessBalance: number } | null> {
 		let stored: RgbaImage = await decodeImage(bytes);
 		let found = await this.#subjectIn(stored, 'asIs', notes);
 		// A dark photo is read with its levels stretched: the detector misses faces in it, and the
@@ -152,7 +153,13 @@ export class FaceEngine {
 		// Embed the subject only (the others were only candidates), on the pixels it was found in;
 		// comparing the ways up has embedded it already.
 		const embedding = subject.face.embedding ?? (await this.exclusive((p) => p.embed(subject.image, subject.face.landmarks5)));
-		return { face: { ...subject.face, embedding }, look: subject.look, cutByEdge: await this.#cutByEdge(subject), hidden: hiddenFeatures(subject.image, subject.face.landmarks) };
+		return {
+			face: { ...subject.face, embedding },
+			look: subject.look,
+			cutByEdge: await this.#cutByEdge(subject),
+			hidden: hiddenFeatures(subject.image, subject.face.landmarks),
+			sharpnessBalance: faceSharpnessBalance(subject.image, subject.face.box)
+		};
 	}
 
 	/** Whether the photo's edge cuts a reference subject's face (face-edges.ts). */

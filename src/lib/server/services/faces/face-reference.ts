@@ -142,11 +142,11 @@ export async function compareWithReference(node: CompareNode, session: Session, 
 export type ReferenceDoubts = Pick<Extract<ReferenceResult, { ok: true }>, 'washedOut' | 'blurred' | 'cutByEdge' | 'hidden'>;
 
 /** The doubts of a reference face as analysed (FaceEngine.analyseReference), present ones only. */
-export function referenceDoubts(found: { face: Pick<FaceAnalysis, 'quality'>; cutByEdge: boolean; hidden: HiddenFeatures }): ReferenceDoubts {
+export function referenceDoubts(found: { face: Pick<FaceAnalysis, 'quality'>; cutByEdge: boolean; hidden: HiddenFeatures; sharpnessBalance: number }): ReferenceDoubts {
 	const hidden = hiddenList(found.hidden);
 	return {
 		...(found.face.quality.luminance > MAX_LUMINANCE ? { washedOut: true } : {}),
-		...(found.face.quality.sharpness < MIN_REFERENCE_SHARPNESS || (found.face.quality.sharpnessBalance ?? 1) < MIN_SHARPNESS_BALANCE ? { blurred: true } : {}),
+		...(found.face.quality.sharpness < MIN_REFERENCE_SHARPNESS || found.sharpnessBalance < MIN_SHARPNESS_BALANCE ? { blurred: true } : {}),
 		...(found.cutByEdge ? { cutByEdge: true } : {}),
 		...(hidden.length ? { hidden } : {})
 	};
