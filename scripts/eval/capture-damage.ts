@@ -10,7 +10,7 @@
 // Run: npx tsx scripts/eval/capture-damage.ts [--damages a,b] [--out FILE]
 // CAPTURE_DAMAGE_DEBUG=1 prints each photo's face luminance, sharpness and passive score.
 // The faces are photos, not live captures: passive liveness here says how the model treats these
-// pixels, not how it treats a real person in front of a real camera (README, Accuracy).
+// pixels, not how it treats a real person in front of a real camera (docs/accuracy.md).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import sharp, { type OutputInfo, type Sharp } from 'sharp';

@@ -3,7 +3,7 @@
 // same way when it loads them): one function, the same input, so both run byte-identical models and
 // compute the same numbers.
 //
-// float16, not int8 (measured on tests/fixtures/faces, see README "Face pipeline in the browser"):
+// float16, not int8 (measured on tests/fixtures/faces, see docs/performance.md "Face pipeline in the browser"):
 // float16 keeps every embedding within cosine 0.99998 of the float32 one and moves liveness by at
 // most 0.004; int8 (per-channel, symmetric) fell to cosine 0.996 and moved a live face's liveness
 // from 0.72 to 0.68, 0.08 above the 0.6 threshold.

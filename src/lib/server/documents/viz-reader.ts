@@ -72,7 +72,7 @@ export function mrzSideOf(mrz: MrzReading): MrzSide {
  * it or contradicting it; more texts can only make it `agree` (an unlabelled text never
  * contradicts), and that matters only where the MRZ itself needs vouching for (`vouchFor`).
  * Reading the rest of a page for a doubtful surname the MRZ read surely cost 0.7–1.2 s of a read
- * behind the page (README, Document scan). `all`: a reading without confidences, every field.
+ * behind the page (docs/performance.md, Document scan). `all`: a reading without confidences, every field.
  */
 export function stillOpen(check: VizCheck, side: MrzSide, vouchFor: readonly string[]): VizField[] {
 	return VIZ_FIELDS.filter((f) => side[f] !== undefined && side[f] !== '' && (check.fields[f] === 'notChecked' || (check.fields[f] === 'unsure' && (vouchFor.includes(f) || vouchFor.includes('all')))));
