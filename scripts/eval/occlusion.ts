@@ -8,7 +8,13 @@
 // jaw; and, as a control, the same black drawn only below the lips, where a beard grows (a drawing,
 // not a beard: no bearded face is at hand).
 //
-// Run: npx tsx scripts/eval/occlusion.ts [--out FILE]
+// With `--mask-photos DIR`, also masks that are photographs (each JPEG or PNG in DIR: a mask laid flat,
+// pleats and shading and all, e.g. the four in deepinsight/insightface's python-package data, read
+// from a checkout, never copied here), stretched from the nose to the chin and clipped to the jaw, as
+// photographed and tinted pink and slate: a flat fill is as even as no real mask is, and flatters any
+// test of evenness.
+//
+// Run: npx tsx scripts/eval/occlusion.ts [--out FILE] [--dir DIR --pairs CSV] [--mask-photos DIR] [--save DIR] [--covers-only]
 // Reads ../shared/fixtures when present, else tests/fixtures. Writes Markdown to
 // bench/results/occlusion-eval.md. Nothing here tunes anything.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -52,20 +58,52 @@ const COVERS: Record<string, { cover: Cover; expect: string }> = {
 	'light blue mask': { cover: maskOver('#8fbcd4'), expect: 'mouth' },
 	'slate mask': { cover: maskOver('#5a6470'), expect: 'mouth' },
 	'pink mask': { cover: maskOver('#e8a0b8'), expect: 'mouth' },
+	'slate mask, shaded': { cover: maskOver('url(#s)', gradient('s', '#6a7480', '#3a4250')), expect: 'mouth' },
+	'pink mask, shaded': { cover: maskOver('url(#p)', gradient('p', '#f0b0c4', '#c07890')), expect: 'mouth' },
 	'white mask': { cover: maskOver('url(#w)', gradient('w', '#f5f7f8', '#c4cacf')), expect: 'mouth' },
 	'black mask': { cover: maskOver('url(#b)', gradient('b', '#2a2b2e', '#121214')), expect: 'mouth' },
 	// The control: the black mask's colour only below the lower lip, the lips bare.
 	'black below the lips (where a beard grows)': { cover: (at) => gradient('b', '#2a2b2e', '#121214') + polygon([3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 54, 57, 48].map(at), 'url(#b)'), expect: '' }
 };
 
+/** A photographed mask (`texture`, data URI) stretched over the mask's outline: nose to chin, jaw to jaw. */
+const maskPhoto = (texture: string): Cover => (at) => {
+	const outline = [...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15].map(at), { x: at(15).x, y: at(29).y }, { x: at(1).x, y: at(29).y }];
+	const xs = outline.map((p) => p.x);
+	const ys = outline.map((p) => p.y);
+	const [x, y] = [Math.min(...xs), Math.min(...ys)];
+	const [w, h] = [Math.max(...xs) - x, Math.max(...ys) - y];
+	return `<defs><clipPath id="m">${polygon(outline, '#000')}</clipPath></defs><image href="${texture}" x="${x}" y="${y}" width="${w}" height="${h}" preserveAspectRatio="none" clip-path="url(#m)"/>`;
+};
+
+/** Covers from the photographed masks in `dir`: each as photographed, and the white ones tinted. */
+async function photographedMasks(dir: string | undefined): Promise<Record<string, { cover: Cover; expect: string }>> {
+	if (!dir) return {};
+	const out: Record<string, { cover: Cover; expect: string }> = {};
+	const uri = (b: Buffer) => `data:image/png;base64,${b.toString('base64')}`;
+	for (const f of readdirSync(dir).filter((x) => /\.(jpe?g|png)$/i.test(x)).sort()) {
+		const file = join(dir, f);
+		const name = basename(f).replace(/\.[^.]+$/, '');
+		out[`photographed ${name}`] = { cover: maskPhoto(uri(await sharp(file).png().toBuffer())), expect: 'mouth' };
+		if (/white/i.test(name)) {
+			out[`photographed ${name}, tinted pink`] = { cover: maskPhoto(uri(await sharp(file).tint('#e8a0b8').png().toBuffer())), expect: 'mouth' };
+			out[`photographed ${name}, tinted slate`] = { cover: maskPhoto(uri(await sharp(file).linear(0.45, 0).tint('#5a6470').png().toBuffer())), expect: 'mouth' };
+		}
+	}
+	return out;
+}
+
 async function main() {
+	const covers = { ...COVERS, ...(await photographedMasks(cliArg('--mask-photos'))) };
 	const engine = await FaceEngine.create();
 	const lines: string[] = [`# Covered faces: the check on bare faces and on drawn covers`, '', `Photos: ${FIXTURE_SOURCE} and the face pictures in node_modules (see scripts/eval/occlusion.ts).`, ''];
 
 	// Bare faces (every face the detector finds, at least MIN_FACE px wide).
 	let faces = 0;
 	const marked: string[] = [];
-	for (const file of barePhotos()) {
+	// --covers-only: skip the bare faces (a quick look at the covers).
+	for (const file of process.argv.includes('--covers-only') ? [] : barePhotos()) {
+		process.env.OCCL_TAG = 'bare ' + basename(file);
 		const { image, faces: found } = await engine.analyseBytes(readFileSync(file), { embed: false });
 		for (const f of found) {
 			if (f.box.width < MIN_FACE) continue;
@@ -80,7 +118,7 @@ async function main() {
 	// Covers drawn on each identity photo, where its own landmarks put the features.
 	lines.push('## Covers drawn on the identity photos', '', '| cover | marked as expected | marked otherwise |', '|---|---|---|');
 	const photos = facePhotos();
-	const results = new Map<string, { right: number; other: string[] }>(Object.keys(COVERS).map((k) => [k, { right: 0, other: [] }]));
+	const results = new Map<string, { right: number; other: string[] }>(Object.keys(covers).map((k) => [k, { right: 0, other: [] }]));
 	for (const p of photos) {
 		// At the size the analysis decodes it to (MAX_DECODE_SIDE), so that the landmarks are in its pixels.
 		const original = readFileSync(p.file);
@@ -93,9 +131,16 @@ async function main() {
 		const { width = 0, height = 0 } = await sharp(bytes).metadata();
 		const at = (i: number) => ({ x: landmarks[2 * i], y: landmarks[2 * i + 1] });
 		const gap = Math.hypot(eye(at, 42).x - eye(at, 36).x, eye(at, 42).y - eye(at, 36).y);
-		for (const [name, { cover, expect }] of Object.entries(COVERS)) {
+		for (const [name, { cover, expect }] of Object.entries(covers)) {
 			const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${cover(at, gap)}</svg>`;
 			const drawn = await sharp(bytes).composite([{ input: Buffer.from(svg) }]).jpeg({ quality: 90 }).toBuffer();
+			// --save DIR: each drawn photo, to look at.
+			const save = cliArg('--save');
+			if (save) {
+				mkdirSync(save, { recursive: true });
+				writeFileSync(join(save, `${name.replace(/[^a-z0-9]+/gi, '-')}-${basename(p.file).replace(/\.[^.]+$/, '')}.jpg`), drawn);
+			}
+			process.env.OCCL_TAG = name + ' ' + basename(p.file);
 			const hidden = (await engine.analyseReference(drawn))?.hidden;
 			const got = hidden ? hiddenList(hidden).join(', ') : 'no face';
 			const r = results.get(name)!;

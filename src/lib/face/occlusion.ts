@@ -7,9 +7,10 @@
 // No model here knows glasses or masks; the landmark model places eyes and lips on them anyway. The
 // face is its own yardstick: the skin the occluder leaves bare is measured against the places the
 // features should be. An eye, however dark its iris, its lashes or its make-up, is framed by bright
-// white and bare lid; a lens is dark all over. Lips and chin are skin-coloured or redder; a mask is
-// a colour no skin has, or none. Where the photo has no colour (grey, a photocopy) the mouth is not
-// judged: a mask and a grey beard are then alike.
+// white and bare lid; a lens is dark all over. Lips and chin are skin-coloured or redder, and
+// textured; a mask is a colour no skin has, or none, or a colour near skin's laid on more evenly than
+// any skin is, over the lips as over the chin. Where the photo has no colour (grey, a photocopy) the
+// mouth is not judged: a mask and a grey beard are then alike.
 import type { Point, RgbaImage } from './image.ts';
 import { meanPoint, point, type Landmarks68 } from './landmarks.ts';
 
@@ -90,6 +91,30 @@ export const PALE_MASK_EVENNESS = 0.08;
  */
 export const BLACK_MASK_LIGHT = 0.45;
 export const MASK_EVENNESS = 0.15;
+/**
+ * A mask of a colour nearer the skin's (pink, slate, grey-blue on pale skin): the chin and cheeks and
+ * the lower lip at least EVEN_MASK_CHROMA in chroma from the bare skin, and the lower face even
+ * (EVEN_MASK_SPREAD: its grey's 15th to 85th percentile over the skin's median). Measured 2026-11-30
+ * (twenty-sixth session) on 242 bare faces (the fixtures, the packages' pictures, deepface's 61 test
+ * photos and 24 from ageitgey/face_recognition and cmusatyalab/openface, never seen here before): 13
+ * stood 0.2 or more from their skin's colour (coloured stage light, a screen's cast), and each spread
+ * 0.178 or more; the evenest (0.069–0.10: small, soft faces) stood 0.04 or less from it. Masks drawn
+ * on the 61 deepface photos, shaded top to bottom: slate and pink 0.2 or more from the skin on 60 of
+ * 61, spread 0.044–0.085 on 59. Photographs of real surgical masks stretched over the same faces
+ * spread more (medians 0.04–0.15: pleats and weave), so this catches the even ones only; a pink one
+ * on faces lit warm stands too near the skin's colour (0.2 or more on 22 of 61).
+ */
+export const EVEN_MASK_CHROMA = 0.2;
+export const EVEN_MASK_SPREAD = 0.1;
+/**
+ * …and the lower lip's grey within this of the lower face's median (both over the skin's): a lip is
+ * 0.2 or more from the skin's colour on half of all bare faces, so the lip's colour alone does not say
+ * it is covered. The same black drawn below the lips of the 61 deepface photos, the lips bare, was as
+ * even and as unlike the skin on 13 of them; their lips stood 0.10 (one whose lip point fell on the
+ * black) and 0.34–1.09 lighter than the chin, the lips under every mask drawn or photographed 0.07 or
+ * less.
+ */
+export const EVEN_MASK_LIP_LIGHT = 0.08;
 /**
  * Skin at least this far from grey for the white-mask test: "half the skin's chroma" means little
  * where the skin has hardly any (a dim, washed-out webcam). The fixture faces' skin: 0.16–0.56.
@@ -190,12 +215,20 @@ export function hiddenFeatures(image: RgbaImage, landmarks: Landmarks68): Hidden
 	// of the page's worker) it costs nothing.
 	const colouredChin = judged && mouthChroma! > HIDDEN_MOUTH_CHROMA;
 	const greyChin = judged && skinChroma >= WHITE_MASK_SKIN_CHROMA && Math.hypot(lowerRg, lowerBg) <= MASK_GREYNESS * skinChroma;
+	// Less unlike the skin, but as even as a mask and no face (the spread is sorted only here: about
+	// one bare face in twenty is this far from its skin's colour).
+	const even = judged && mouthChroma! >= EVEN_MASK_CHROMA ? evenness(lower.grey, upperSkin.grey) : null;
+	const evenChin = even !== null && even.spread <= EVEN_MASK_SPREAD;
 	let mouthHidden = false;
-	if (colouredChin || greyChin) {
+	if (colouredChin || greyChin || evenChin) {
 		const lip = sample(image, lerp(point(landmarks, 57), point(landmarks, 66), 0.5), unit * 0.35, unit * 0.35);
 		const lipRg = quantile(lip.logRg, 0.5);
 		const lipBg = quantile(lip.logBg, 0.5);
-		const coloured = colouredChin && Math.hypot(lipRg - skinRg, lipBg - skinBg) > HIDDEN_MOUTH_CHROMA;
+		const lipDistance = Math.hypot(lipRg - skinRg, lipBg - skinBg);
+		// The even test's lip must also be as light as the chin: the same cloth over both (a dark
+		// beard below bare lips is as even and as far from the skin's colour, and its lip is bright).
+		const lipLikeChin = evenChin && Math.abs(quantile(lip.grey, 0.5) / Math.max(1, quantile(upperSkin.grey, 0.5)) - even.median) <= EVEN_MASK_LIP_LIGHT;
+		const coloured = (colouredChin && lipDistance > HIDDEN_MOUTH_CHROMA) || (lipLikeChin && lipDistance >= EVEN_MASK_CHROMA);
 		const colourless = greyChin && Math.hypot(lipRg, lipBg) <= MASK_GREYNESS * skinChroma;
 		// How grey the lower face and the lip are, as a share of the bare skin's chroma (paler masks: isWhiteMask).
 		const greyness = Math.max(Math.hypot(lowerRg, lowerBg), Math.hypot(lipRg, lipBg)) / skinChroma;
@@ -216,6 +249,13 @@ export function hiddenFeatures(image: RgbaImage, landmarks: Landmarks68): Hidden
 		eyeLight: light,
 		mouthChroma
 	};
+}
+
+/** The lower face's median grey and its spread (15th to 85th percentile), each over the bare skin's median grey. */
+function evenness(lowerGreys: number[], skinGreys: number[]): { median: number; spread: number } {
+	const lower = [...lowerGreys].sort((a, b) => a - b);
+	const skinGrey = Math.max(1, quantile(skinGreys, 0.5));
+	return { median: sortedQuantile(lower, 0.5) / skinGrey, spread: (sortedQuantile(lower, 0.85) - sortedQuantile(lower, 0.15)) / skinGrey };
 }
 
 /**

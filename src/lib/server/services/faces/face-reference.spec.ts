@@ -148,6 +148,12 @@ describe('compareWithReference: a reference whose eyes or mouth are covered', ()
 		// The same darkness below the mouth only, the lips left bare (where a beard grows): not a mask.
 		const belowLips = `<polygon points="${[...jaw.slice(2, 13), at(54), at(57), at(48)].map((p) => `${p.x},${p.y}`).join(' ')}" fill="url(#b)"/>`;
 		expect(await judged(await drawn(blackMask.replace(/<polygon[^>]*\/>/, belowLips)))).toEqual([]);
+		// A pink mask, nearer the skin's colour than the blue one, shaded as cloth is: even as no lower face is.
+		const pinkMask = `<defs><linearGradient id="p" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#f0b0c4"/><stop offset="1" stop-color="#c07890"/></linearGradient></defs>${mask.replace('fill="#8fbcd4"', 'fill="url(#p)"')}`;
+		expect(await judged(await drawn(pinkMask))).toEqual(['mouth']);
+		// The same pink laid over the skin at half strength (coloured light, make-up): as far from the
+		// skin's colour, but with the skin's own texture under it: not a mask.
+		expect(await judged(await drawn(pinkMask.replace('fill="url(#p)"', 'fill="url(#p)" opacity="0.5"')))).toEqual([]);
 		// A grey photo has no colour to tell a mask from skin by: the mouth is not judged.
 		expect(await judged(await sharp(await drawn(mask)).greyscale().jpeg().toBuffer())).toEqual([]);
 	});
