@@ -10,6 +10,14 @@
  *     [--no-viz]   (the reader without the visual-zone cross-check)
  *     [--as small]   (every document under one damage outside the rotation: EXTRA_DAMAGES)
  *     [--tamper firstName]   (every document that prints names printed with that field unlike its MRZ)
+ *     [--journey [--max-tries N]]   (each document through the node's tries, as a user would go on)
+ *
+ * The journey (--journey): a user who is asked for another capture takes one (a new photo of the same
+ * document: new camera damage, the same print, stamps and all) until the node passes it or the tries
+ * run out (the node's default, document-scan.contract.ts, or --max-tries). The node's own rule for a
+ * retake: a capture that reads exactly the MRZ of an earlier one refused as uncertain passes, flagged
+ * (`confirmedByRetake`). Reported: on which try each document passed, how many never did (the user
+ * ends in `scanTimeout`: the document reader's false rejection), and how many passed with a field wrong.
  *
  * The visual zone: on tampered documents (one printed field unlike the MRZ), how many readings
  * reported MRZ_VIZ_MISMATCH naming that field (detected); on genuine ones, how many reported a
@@ -26,6 +34,7 @@ import type { ExtractedData } from '../../src/lib/documents/extracted-data.ts';
 import { parseMrzLines } from '../../src/lib/documents/mrz-parse.ts';
 import { DocumentReader, uncertainFields, type ReadDocumentResult } from '../../src/lib/server/documents/document-reader.service.ts';
 import { judgeDocument } from '../../src/lib/server/documents/document-verdict.ts';
+import { DOCUMENT_SCAN_DEFAULTS } from '../../src/lib/domain/nodes/document-scan.contract.ts';
 import { EXTRA_DAMAGES, SYNTHETIC_DAMAGES, syntheticDocuments, type SyntheticDamage, type VizFieldName } from './synthetic-documents.ts';
 
 const VIZ_FIELD_NAMES: readonly VizFieldName[] = ['lastName', 'firstName', 'documentNumber', 'dateOfBirth', 'expiryDate'];
@@ -65,6 +74,37 @@ interface Row {
 	vizLiftedWrong: number;
 	ms: number[];
 	notes: string[];
+	/** --journey: documents passed at each try (index 0: the first), never passed, passed with a field wrong (of them flagged as confirmed by a retake). */
+	passedAtTry: number[];
+	neverPassed: number;
+	journeyWrong: number;
+	journeyWrongConfirmed: number;
+}
+
+interface Journey {
+	/** The try (1-based) the node passed the document at; null when the tries ran out. */
+	passedAt: number | null;
+	wrong: string[];
+	confirmed: boolean;
+}
+
+/**
+ * The node's tries for one document (see --journey above): `first` is the first capture's reading,
+ * `read` reads the capture of a given retake.
+ */
+async function journey(first: ReadDocumentResult | null, read: (retake: number) => Promise<ReadDocumentResult | null>, expected: ExtractedData, maxTries: number): Promise<Journey> {
+	const uncertain = new Set<string>();
+	let result = first;
+	for (let k = 0; k < maxTries; k++) {
+		if (k > 0) result = await read(k);
+		const digest = result?.mrz ? result.mrz.lines.join('\n') : null;
+		const confirmed = digest !== null && uncertain.has(digest);
+		// A capture that fails to read at all is a try used, as the node counts it.
+		const judgement = result ? judgeDocument(result, { failed: k, max: maxTries }, { confirmed }) : null;
+		if (result && judgement?.kind === 'accept') return { passedAt: k + 1, wrong: wrongFields(expected, result.mrz ? result.fields : {}), confirmed };
+		if (result && digest !== null && result.problems.includes('LOW_CONFIDENCE')) uncertain.add(digest);
+	}
+	return { passedAt: null, wrong: [], confirmed: false };
 }
 
 const pct = (n: number, d: number) => (d === 0 ? '–' : `${((100 * n) / d).toFixed(1)}%`);
@@ -96,7 +136,7 @@ async function main() {
 	const rows = new Map<SyntheticDamage | 'all', Row>();
 	const row = (k: SyntheticDamage | 'all') => {
 		let r = rows.get(k);
-		if (!r) rows.set(k, (r = { n: 0, read: 0, exact: 0, fieldsRight: 0, fieldsTotal: 0, allFieldsRight: 0, accepted: 0, wrongAccepted: 0, lowConfidence: 0, acceptedOnRetake: 0, wrongAcceptedOnRetake: 0, genuineRead: 0, falseMismatch: 0, tamperedRead: 0, tamperDetected: 0, vizChecked: 0, vizLifted: 0, vizLiftedWrong: 0, ms: [], notes: [] }));
+		if (!r) rows.set(k, (r = { n: 0, read: 0, exact: 0, fieldsRight: 0, fieldsTotal: 0, allFieldsRight: 0, accepted: 0, wrongAccepted: 0, lowConfidence: 0, acceptedOnRetake: 0, wrongAcceptedOnRetake: 0, genuineRead: 0, falseMismatch: 0, tamperedRead: 0, tamperDetected: 0, vizChecked: 0, vizLifted: 0, vizLiftedWrong: 0, ms: [], notes: [], passedAtTry: [], neverPassed: 0, journeyWrong: 0, journeyWrongConfirmed: 0 }));
 		return r;
 	};
 	for (const d of [...SYNTHETIC_DAMAGES, ...EXTRA_DAMAGES]) if (docs.some((x) => x.damage === d)) row(d);
@@ -126,6 +166,16 @@ async function main() {
 				// an unreadable retake confirms nothing
 			}
 		}
+		const maxTries = Number(arg('max-tries') ?? DOCUMENT_SCAN_DEFAULTS.maxTries);
+		const readRetake = async (k: number) => {
+			try {
+				return await reader.read(await doc.render(k), { mode: 'SINGLE_SIDE', now: NOW, encodeImages: false, mrzDecode: arg('mrz-decode') === 'text' ? 'text' : 'constrained', crossCheckViz });
+			} catch {
+				return null;
+			}
+		};
+		// The retake read above is the journey's second capture: read once, used twice.
+		const trip = process.argv.includes('--journey') ? await journey(result, (k) => (k === 1 && retake ? Promise.resolve(retake) : readRetake(k)), expected, maxTries) : null;
 		const mismatched = result?.viz?.mismatched ?? [];
 		const lifted = Boolean(result?.mrz && result.viz && uncertainFields(result.mrz).length > 0 && uncertainFields(result.mrz, { confirmed: result.viz.confirmed, mismatched: [] }).length === 0);
 		for (const r of [row(doc.damage), row('all')]) {
@@ -151,6 +201,17 @@ async function main() {
 			if (retakeConfirms) r.acceptedOnRetake++;
 			if (retakeConfirms && wrong.length > 0) r.wrongAcceptedOnRetake++;
 			if (result) r.ms.push(result.timings.total);
+			if (trip) {
+				if (trip.passedAt === null) r.neverPassed++;
+				else r.passedAtTry[trip.passedAt - 1] = (r.passedAtTry[trip.passedAt - 1] ?? 0) + 1;
+				if (trip.passedAt !== null && trip.wrong.length) {
+					r.journeyWrong++;
+					if (trip.confirmed) r.journeyWrongConfirmed++;
+				}
+			}
+		}
+		if (trip && (trip.passedAt === null || trip.passedAt > 2 || trip.wrong.length)) {
+			row(doc.damage).notes.push(`#${doc.index} ${doc.layout} journey: ${trip.passedAt === null ? `never passed in ${maxTries} tries` : `passed at try ${trip.passedAt}${trip.confirmed ? ' (confirmed by a retake)' : ''}`}${trip.wrong.length ? ` WRONG [${trip.wrong.join(',')}]` : ''}`);
 		}
 		if (result?.viz && (mismatched.length || doc.viz.tampered)) {
 			row(doc.damage).notes.push(`#${doc.index} ${doc.layout} VIZ ${doc.viz.tampered ? `tampered ${doc.viz.tampered}` : 'genuine'}: mismatched [${mismatched.join(',')}] ${JSON.stringify(result.viz.fields)} read ${JSON.stringify(result.viz.read)} printed ${JSON.stringify(doc.viz)}`);
@@ -175,6 +236,15 @@ async function main() {
 	lines.push('| damage | n | read | exact | fields | all fields | accepted | wrong-but-accepted | low confidence | accepted on retake (flagged) | wrong on retake (flagged) | median ms |', '|---|---|---|---|---|---|---|---|---|---|---|---|');
 	for (const [k, r] of rows) lines.push(`| ${k} | ${r.n} | ${pct(r.read, r.n)} | ${pct(r.exact, r.n)} | ${pct(r.fieldsRight, r.fieldsTotal)} | ${pct(r.allFieldsRight, r.n)} | ${pct(r.accepted, r.n)} | ${r.wrongAccepted} | ${r.lowConfidence} | ${r.acceptedOnRetake} | ${r.wrongAcceptedOnRetake} | ${Math.round(median(r.ms))} |`);
 	if (crossCheckViz) lines.push('', '## Visual zone against the MRZ', '', 'Tampered: one printed field unlike the MRZ; detected: MRZ_VIZ_MISMATCH naming that field. False mismatch: MRZ_VIZ_MISMATCH on a genuine document. Spared a retake: LOW_CONFIDENCE without the VIZ, none with it (every uncertain field vouched for by the print); wrong: of those, accepted with a field wrong.', '', ...vizTable);
+	if (process.argv.includes('--journey')) {
+		const maxTries = Number(arg('max-tries') ?? DOCUMENT_SCAN_DEFAULTS.maxTries);
+		lines.push('', `## The node's tries (--journey, at most ${maxTries})`, '', 'Each document photographed again (new camera damage) for as long as the node asks, up to its tries; the node passes a capture it is sure of, or one that reads exactly the MRZ of an earlier capture refused as uncertain (`confirmedByRetake`, flagged). Never passed: the user ends in `scanTimeout` with a genuine document. Wrong: passed with a field wrong (flagged: passed as confirmed by a retake, with `LOW_CONFIDENCE` in the report).', '');
+		lines.push('| damage | n | passed at try 1 | try 2 | try 3 or later | never passed | passed wrong (of them flagged) |', '|---|---|---|---|---|---|---|');
+		for (const [k, r] of rows) {
+			const later = r.passedAtTry.slice(2).reduce((a, b) => a + (b ?? 0), 0);
+			lines.push(`| ${k} | ${r.n} | ${r.passedAtTry[0] ?? 0} | ${r.passedAtTry[1] ?? 0} | ${later} | ${r.neverPassed} (${pct(r.neverPassed, r.n)}) | ${r.journeyWrong} (${r.journeyWrongConfirmed}) |`);
+		}
+	}
 	lines.push('', '## Not exact', '');
 	for (const [k, r] of rows) for (const note of r.notes) lines.push(`- ${k}: ${note}`);
 	const md = lines.join('\n') + '\n';
