@@ -123,7 +123,7 @@ export const MIN_CONTRADICTED_CONFIDENCE = 0.99;
  * the visual zone vouches for exactly (`viz.confirmed`: every printed glyph read with confidence and
  * spelling the MRZ's value) is not uncertain: two independent prints read the same.
  */
-export function uncertainFields(mrz: MrzReading, viz?: Pick<VizCheck, 'confirmed' | 'mismatched'> | null): string[] {
+export function uncertainFields(mrz: MrzReading, viz?: (Pick<VizCheck, 'confirmed' | 'mismatched'> & Partial<Pick<VizCheck, 'fields' | 'read'>>) | null): string[] {
 	if (!mrz.fieldConfidence) return ['all'];
 	// Not a field whose check digit fails: the MRZ then is known to be wrong there (or misprinted),
 	// and the print agreeing says only that both were read alike; the visual zone goes through the
@@ -133,9 +133,39 @@ export function uncertainFields(mrz: MrzReading, viz?: Pick<VizCheck, 'confirmed
 	const failing = new Set<string>([...mrz.checks.filter((c) => !c.valid).map((c) => CHECKED_FIELD[c.field] ?? c.field), ...(mrz.lookalikeDoubt ?? [])]);
 	const vouched = new Set<string>((viz?.confirmed ?? []).filter((f) => !failing.has(f)));
 	const contradicted = new Set<string>(viz?.mismatched ?? []);
+	const printDoubts = (field: string) => (field === 'lastName' || field === 'firstName') && viz?.fields?.[field] === 'unsure' && printedOtherwise(viz.read?.[field], mrz.fields[field]);
 	return Object.entries(mrz.fieldConfidence)
-		.filter(([field, p]) => (p < MIN_FIELD_CONFIDENCE && !vouched.has(field)) || (contradicted.has(field) && p < MIN_CONTRADICTED_CONFIDENCE))
+		.filter(([field, p]) => (p < MIN_FIELD_CONFIDENCE && !vouched.has(field)) || (contradicted.has(field) && p < MIN_CONTRADICTED_CONFIDENCE) || (printDoubts(field) && p < MIN_PRINTED_OTHERWISE_CONFIDENCE))
 		.map(([field]) => field);
+}
+
+/**
+ * A name the printed page spells with other letters (spaces, hyphens and accents aside) while
+ * comparing it leaves only doubt (`unsure`: a glyph of the print read weakly, or words run
+ * together, which the print's recogniser does) stands on the MRZ's word only this sure. No check
+ * digit covers a name, and a stamp's stroke turns one letter into another the recogniser is fairly
+ * sure of: seed 3579 #484 (2026-11-30), a stamped TD2 whose given name `MARIE VAOLGUVA XA` read
+ * `MARIE NAOLGUVA XA` at 0.757, the print read `MARIEVAOLGUVAXA` (the V right, weakly, the spaces
+ * lost) and so only `unsure`: accepted wrong. The stamp's pale green was too faint to count as
+ * coloured ink across the MRZ, so it is the print's letters, not the ink, that say so.
+ */
+export const MIN_PRINTED_OTHERWISE_CONFIDENCE = 0.9;
+
+/**
+ * The printed name's letters are not the MRZ's: both upper case, without accents, spaces, hyphens or
+ * apostrophes, and an E after A, O or U dropped on both sides (9303 writes Ü as UE or U, Ø as OE).
+ */
+function printedOtherwise(printed: string | undefined, mrzName: string | undefined): boolean {
+	if (!printed || !mrzName) return false;
+	const SPELLED: Record<string, string> = { ß: 'SS', Ø: 'O', Æ: 'A', Œ: 'O', Ł: 'L', Đ: 'D', Þ: 'TH' };
+	const letters = (s: string) =>
+		s
+			.toUpperCase()
+			.replace(/[ßØÆŒŁĐÞ]/g, (c) => SPELLED[c])
+			.normalize('NFD')
+			.replace(/[^A-Z]/g, '')
+			.replace(/([AOU])E/g, '$1');
+	return letters(printed) !== letters(mrzName);
 }
 
 /**

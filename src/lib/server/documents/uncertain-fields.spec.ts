@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildMrz, type MrzSource } from '#lib/documents/mrz-build.ts';
 import { parseMrzLines } from '#lib/documents/mrz-parse.ts';
+import type { VizCheck } from '#lib/documents/viz-compare.ts';
 import { uncertainFields } from './document-reader.service.ts';
 
 const now = new Date('2026-11-22T12:00:00Z');
@@ -32,5 +33,24 @@ describe('uncertainFields', () => {
 		expect(uncertainFields(reading, { confirmed: [], mismatched: ['firstName'] })).toEqual(['firstName']);
 		// The MRZ sure of it (a tampered page, a misprint): it stands, and MRZ_VIZ_MISMATCH says the rest.
 		expect(uncertainFields(reading, { confirmed: [], mismatched: ['lastName', 'documentNumber'] })).toEqual([]);
+	});
+
+	it('doubts a name read below 0.9 where the print, unsure, spells it with other letters', () => {
+		const reading = parseMrzLines(buildMrz('TD3', { ...source, firstName: 'MARIE NAOLGUVA XA' }), { now });
+		reading.fieldConfidence = { lastName: 0.95, firstName: 0.757, documentNumber: 0.8 };
+		const fields = { lastName: 'unsure', firstName: 'unsure', documentNumber: 'unsure', dateOfBirth: 'agree', expiryDate: 'agree' } as const;
+		const check = (read: Partial<Record<'lastName' | 'firstName', string>>): Pick<VizCheck, 'confirmed' | 'mismatched' | 'fields' | 'read'> => ({ confirmed: [], mismatched: [], fields: { ...fields }, read });
+		// The print's V against the MRZ's N (its words run together, as the print's recogniser reads them).
+		expect(uncertainFields(reading, check({ firstName: 'MARIEVAOLGUVAXA', lastName: 'Eriksson' }))).toEqual(['firstName']);
+		// The same letters, spaced otherwise or accented: the doubt is the print's, the name stands.
+		expect(uncertainFields(reading, check({ firstName: 'MARIENAOLGUVAXA' }))).toEqual([]);
+		expect(uncertainFields(reading, check({ firstName: 'Marie Naolguvá-Xa' }))).toEqual([]);
+		const umlaut = parseMrzLines(buildMrz('TD3', { ...source, lastName: 'MUELLER' }), { now });
+		umlaut.fieldConfidence = { lastName: 0.8 };
+		expect(uncertainFields(umlaut, check({ lastName: 'Müller' }))).toEqual([]);
+		expect(uncertainFields(umlaut, check({ lastName: 'Möller' }))).toEqual(['lastName']);
+		// Read surely enough, it stands against an unsure print.
+		reading.fieldConfidence.firstName = 0.92;
+		expect(uncertainFields(reading, check({ firstName: 'MARIEVAOLGUVAXA' }))).toEqual([]);
 	});
 });
