@@ -95,6 +95,8 @@ async function photographedMasks(dir: string | undefined): Promise<Record<string
 
 async function main() {
 	const covers = { ...COVERS, ...(await photographedMasks(cliArg('--mask-photos'))) };
+	// --save DIR: each drawn photo, to look at.
+	const save = cliArg('--save');
 	const engine = await FaceEngine.create();
 	const lines: string[] = [`# Covered faces: the check on bare faces and on drawn covers`, '', `Photos: ${FIXTURE_SOURCE} and the face pictures in node_modules (see scripts/eval/occlusion.ts).`, ''];
 
@@ -103,7 +105,6 @@ async function main() {
 	const marked: string[] = [];
 	// --covers-only: skip the bare faces (a quick look at the covers).
 	for (const file of process.argv.includes('--covers-only') ? [] : barePhotos()) {
-		process.env.OCCL_TAG = 'bare ' + basename(file);
 		const { image, faces: found } = await engine.analyseBytes(readFileSync(file), { embed: false });
 		for (const f of found) {
 			if (f.box.width < MIN_FACE) continue;
@@ -134,13 +135,10 @@ async function main() {
 		for (const [name, { cover, expect }] of Object.entries(covers)) {
 			const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${cover(at, gap)}</svg>`;
 			const drawn = await sharp(bytes).composite([{ input: Buffer.from(svg) }]).jpeg({ quality: 90 }).toBuffer();
-			// --save DIR: each drawn photo, to look at.
-			const save = cliArg('--save');
 			if (save) {
 				mkdirSync(save, { recursive: true });
 				writeFileSync(join(save, `${name.replace(/[^a-z0-9]+/gi, '-')}-${basename(p.file).replace(/\.[^.]+$/, '')}.jpg`), drawn);
 			}
-			process.env.OCCL_TAG = name + ' ' + basename(p.file);
 			const hidden = (await engine.analyseReference(drawn))?.hidden;
 			const got = hidden ? hiddenList(hidden).join(', ') : 'no face';
 			const r = results.get(name)!;

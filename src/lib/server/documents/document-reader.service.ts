@@ -10,7 +10,7 @@ import { parseMrzLines, type MrzReading, type ParseMrzOptions } from '#lib/docum
 import { printedNames } from '#lib/documents/printed-names.ts';
 import { quarterTurn, type Quad, type Raster } from '#lib/documents/raster.ts';
 import { skewHypotheses } from '#lib/documents/skew.ts';
-import { compareVizWithMrz, type VizCheck } from '#lib/documents/viz-compare.ts';
+import { compareVizWithMrz, transliterateName, type VizCheck } from '#lib/documents/viz-compare.ts';
 import { rotateRaster, warpQuad } from '#lib/documents/warp.ts';
 import { yieldToRequests } from '../event-loop.ts';
 import { readDocumentBarcodes, type BarcodeRead } from './barcode-reader.ts';
@@ -152,20 +152,14 @@ export function uncertainFields(mrz: MrzReading, viz?: (Pick<VizCheck, 'confirme
 export const MIN_PRINTED_OTHERWISE_CONFIDENCE = 0.9;
 
 /**
- * The printed name's letters are not the MRZ's: both upper case, without accents, spaces, hyphens or
- * apostrophes, and an E after A, O or U dropped on both sides (9303 writes Ü as UE or U, Ø as OE).
+ * The printed name's letters are not the MRZ's: the print transliterated as 9303 recommends
+ * (viz-compare.ts), spaces, hyphens and apostrophes aside on both sides, and an E after A, O or U
+ * dropped on both (9303 lets a state write Ü as UE or U, Ø as OE or O).
  */
 function printedOtherwise(printed: string | undefined, mrzName: string | undefined): boolean {
 	if (!printed || !mrzName) return false;
-	const SPELLED: Record<string, string> = { ß: 'SS', Ø: 'O', Æ: 'A', Œ: 'O', Ł: 'L', Đ: 'D', Þ: 'TH' };
-	const letters = (s: string) =>
-		s
-			.toUpperCase()
-			.replace(/[ßØÆŒŁĐÞ]/g, (c) => SPELLED[c])
-			.normalize('NFD')
-			.replace(/[^A-Z]/g, '')
-			.replace(/([AOU])E/g, '$1');
-	return letters(printed) !== letters(mrzName);
+	const letters = (s: string) => s.replace(/[^A-Z]/g, '').replace(/([AOU])E/g, '$1');
+	return letters(transliterateName(printed)) !== letters(mrzName);
 }
 
 /**
