@@ -27,6 +27,9 @@ if [ "$what" = "test" ]; then
 	command -v chromium >/dev/null || [ -x /usr/bin/chromium ] || missing+=(chromium)
 	command -v ffmpeg >/dev/null || missing+=(ffmpeg)
 	[ -d /usr/share/fonts/opentype/noto ] || missing+=(fonts-noto-cjk)
+	# The generated documents print their MRZ in OCR-B and their labels in DejaVu Sans.
+	[ -f /usr/share/fonts/opentype/ocr-b/OCRB.otf ] || missing+=(fonts-ocr-b)
+	[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
 	if [ ${#missing[@]} -gt 0 ]; then
 		echo "› installing Debian packages: ${missing[*]}"
 		SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
