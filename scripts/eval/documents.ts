@@ -10,6 +10,9 @@
  * vouched for.
  *
  *   npx tsx scripts/eval/documents.ts [--damages none,rotate5,…] [--limit N] [--local] [--no-viz]
+ *   npx tsx scripts/eval/documents.ts --dir DIR [--damages …]   a folder of documents never seen here:
+ *     DIR/expected.json maps each file (a path under DIR) to {mrz: [lines]} or {text}, as
+ *     tests/fixtures/documents/expected.json does; the report goes to documents-eval-dir.md
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -46,7 +49,20 @@ function expectedFromMrz(lines: string[]): ExtractedData {
 	return parseMrzLines(lines, { now: NOW }).fields;
 }
 
+function itemsOf(dir: string, prefix = ''): Item[] {
+	const expected = JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as Record<string, { mrz?: string[]; text?: string }>;
+	const items: Item[] = [];
+	for (const [name, e] of Object.entries(expected)) {
+		const label = prefix + name;
+		if (e.mrz) items.push({ name: label, path: join(dir, name), kind: 'mrz', mrz: e.mrz, expected: expectedFromMrz(e.mrz) });
+		else if (e.text) items.push({ name: label, path: join(dir, name), kind: 'barcode', text: e.text, expected: parseAamva(e.text, { now: NOW })?.fields ?? {} });
+	}
+	return items;
+}
+
 function loadItems(): { items: Item[]; source: string } {
+	const dir = arg('dir');
+	if (dir) return { items: itemsOf(dir), source: `${dir} (expected.json)` };
 	const manifestPath = join(sharedDir, 'MANIFEST.json');
 	if (!process.argv.includes('--local') && existsSync(manifestPath)) {
 		const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { files: Record<string, unknown>[] };
@@ -64,16 +80,8 @@ function loadItems(): { items: Item[]; source: string } {
 		}
 		return { items, source: '../shared/fixtures/documents (MANIFEST.json)' };
 	}
-	const items: Item[] = [];
 	// The synthetic renders, then the redistributable specimens copied beside them.
-	for (const dir of [localDir, join(localDir, 'specimens')]) {
-		const expected = JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as Record<string, { mrz?: string[]; text?: string }>;
-		for (const [name, e] of Object.entries(expected)) {
-			const label = dir === localDir ? name : `specimens/${name}`;
-			if (e.mrz) items.push({ name: label, path: join(dir, name), kind: 'mrz', mrz: e.mrz, expected: expectedFromMrz(e.mrz) });
-			else if (e.text) items.push({ name: label, path: join(dir, name), kind: 'barcode', text: e.text, expected: parseAamva(e.text, { now: NOW })?.fields ?? {} });
-		}
-	}
+	const items = [...itemsOf(localDir), ...itemsOf(join(localDir, 'specimens'), 'specimens/')];
 	return { items, source: 'tests/fixtures/documents (synthetic renders and redistributable specimens)' };
 }
 
@@ -183,7 +191,8 @@ async function writeReport(rows: Map<DamageName, Row>, stageTimes: Record<keyof 
 	if (print) console.log(md);
 	mkdirSync(join(root, 'bench', 'results'), { recursive: true });
 	// An explicit --local run must not overwrite the specimen report.
-	writeFileSync(join(root, 'bench', 'results', process.argv.includes('--local') ? 'documents-eval-local.md' : 'documents-eval.md'), md);
+	const name = arg('dir') ? 'documents-eval-dir.md' : process.argv.includes('--local') ? 'documents-eval-local.md' : 'documents-eval.md';
+	writeFileSync(join(root, 'bench', 'results', name), md);
 }
 
 await main();
