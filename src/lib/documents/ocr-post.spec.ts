@@ -115,6 +115,20 @@ describe('groupTextLines', () => {
 		expect(flipQuad(lines[0].quad)[0]).toEqual(lines[0].quad[2]);
 	});
 
+	it('with splitRows, keeps apart print on one row that stands far apart: a card\'s front beside its back', () => {
+		// The Serbian card scan: the front's date `24.07.2008.` (110 wide) level with the back's first
+		// MRZ line (430 wide), 165 px of empty row between them at a line height of 16.
+		const row = [box(145, 150, 110, 16), box(580, 151, 430, 16)];
+		expect(groupTextLines(row, 0)).toHaveLength(1);
+		const split = groupTextLines(row, 0, { splitRows: true });
+		expect(split.map((l) => [l.boxes, Math.round(l.x0)])).toEqual([
+			[1, 86],
+			[1, 361]
+		]);
+		// The pieces of one line a glyph or two apart stay one line.
+		expect(groupTextLines([box(200, 150, 300, 16), box(400, 150, 60, 16), box(560, 150, 200, 16)], 0, { splitRows: true })).toHaveLength(1);
+	});
+
 	it('takes a line\'s height from its long pieces, not from short thin runs of fillers', () => {
 		// An MRZ name line: the capitals in one 600-long box 30 high, two filler runs in short boxes 18 high.
 		const lines = groupTextLines([box(300, 100, 600, 30), box(640, 101, 40, 18), box(700, 101, 40, 18)], 0);

@@ -46,7 +46,7 @@ export function lineQuad(l: Pick<TextLine, 'angle' | 'x0' | 'x1' | 'y0' | 'y1'>,
  * pieces) into line quadrilaterals, ordered top to bottom. Boxes are grouped along the page skew;
  * each line then takes its own angle from its pieces, which follows perspective and page curl.
  */
-export function groupTextLines(boxes: readonly TextBox[], skewDeg: number): TextLine[] {
+export function groupTextLines(boxes: readonly TextBox[], skewDeg: number, options: { splitRows?: boolean } = {}): TextLine[] {
 	const r = (skewDeg * Math.PI) / 180;
 	const cos = Math.cos(r), sin = Math.sin(r);
 	const items = boxes
@@ -114,6 +114,7 @@ export function groupTextLines(boxes: readonly TextBox[], skewDeg: number): Text
 		if (host) join(g, host);
 	}
 	return groups
+		.flatMap((g) => (options.splitRows ? apart(g, cos, sin) : [g]))
 		.map((g) => {
 			let sum = 0, weight = 0;
 			for (const b of g.members) {
@@ -156,6 +157,39 @@ export function groupTextLines(boxes: readonly TextBox[], skewDeg: number): Text
 			return { ...line, quad: lineQuad(line), width: line.x1 - line.x0, height: y1 - y0, y: (g.y0 + g.y1) / 2, boxes: g.members.length };
 		})
 		.sort((a, b) => a.y - b.y);
+}
+
+/**
+ * With `splitRows`, print on one row further apart than this many line heights is not one line: a
+ * scan of a card's front and back side by side (Arg0s1080/mrz's Serbian identity card, 2026-12-01)
+ * prints the front's dates level with the back's MRZ lines, ten heights to their left, and grouped
+ * by row alone they were read as one line (`24072008IDSRB9555555461…`). Within a line the
+ * detector's pieces stand a glyph or two apart, but an overprint merged into a box of its own
+ * (excluded from the row by its height) leaves a wider hole, and the pieces either side, put together
+ * again by oneLinePerRow, are cropped otherwise than the row was: on a `SPECIMEN` page (seed 1212
+ * #223) the glyph votes that kept a misread number in doubt no longer did. So the reader splits rows
+ * only when the page read as it is gave no reading whose check digits pass.
+ */
+const ROW_GAP_HEIGHTS = 8;
+
+/** A row's boxes in runs along it, split where ROW_GAP_HEIGHTS of empty row lies between them. */
+function apart<G extends { y0: number; y1: number; members: TextBox[] }>(g: G, cos: number, sin: number): G[] {
+	if (g.members.length < 2) return [g];
+	const gap = ROW_GAP_HEIGHTS * (g.y1 - g.y0);
+	const spans = g.members
+		.map((box) => {
+			const xs = box.quad.map((p) => toFrame(p, cos, sin)[0]);
+			return { box, x0: Math.min(...xs), x1: Math.max(...xs) };
+		})
+		.sort((a, b) => a.x0 - b.x0);
+	const runs: TextBox[][] = [];
+	let reach = -Infinity;
+	for (const s of spans) {
+		if (runs.length === 0 || s.x0 - reach > gap) runs.push([]);
+		runs[runs.length - 1].push(s.box);
+		reach = Math.max(reach, s.x1);
+	}
+	return runs.length === 1 ? [g] : runs.map((members) => ({ ...g, members }));
 }
 
 /**

@@ -170,6 +170,9 @@ const LEVEL_FIRST_DEGREES = 3;
  */
 const LEVEL_AT_MOST_DEGREES = 30;
 
+/** The reading's errors other than failing check digits: fields that hold no valid value. */
+const invalidFields = (r: MrzReading) => r.errors.filter((e) => !e.includes('check digit')).length;
+
 /** readMrz on the image as it is, from the text boxes found on it (detected here when not given). */
 async function readAsGiven(engine: OcrEngine, image: Raster, options: MrzReadOptions, found: TextBox[] | undefined, det: number): Promise<MrzReadResult> {
 	const timings: MrzStageTimings = { det, rec: 0, parse: 0 };
@@ -179,7 +182,14 @@ async function readAsGiven(engine: OcrEngine, image: Raster, options: MrzReadOpt
 	const directions = skewHypotheses(boxes);
 	let result: MrzReadResult | null = null;
 	for (const skew of directions.length ? directions.slice(0, MAX_DIRECTIONS) : [0]) {
-		const attempt = await readAlong(engine, image, boxes, skew, options, timings);
+		let attempt = await readAlong(engine, image, boxes, skew, options, timings);
+		// Nothing that checks out (a check digit fails, or a field is no valid value): the rows read
+		// again split where far apart (text-lines.ts ROW_GAP_HEIGHTS), a card's front side by side with
+		// its back; kept when more check digits pass, or as many with fewer invalid fields.
+		if (!attempt.reading?.checkDigitsValid || invalidFields(attempt.reading) > 0) {
+			const split = await readAlong(engine, image, boxes, skew, options, timings, { splitRows: true });
+			if (split.reading && (!attempt.reading || score(split.reading) > score(attempt.reading) || (score(split.reading) === score(attempt.reading) && invalidFields(split.reading) < invalidFields(attempt.reading)))) attempt = split;
+		}
 		// A reading whose check digits pass ends the search. Otherwise the next direction is read too
 		// and the reading with more passing check digits kept (the first on a tie): a facing page's
 		// columns of text, boxed whole while the MRZ came in pieces, are tried first, and once they
@@ -229,10 +239,10 @@ const SEAT_PITCHES = [1.9, 1.5, 1.2] as const;
 /** Directions tried at most: the MRZ band's, then one other (a facing page, a photo turned 90°). */
 const MAX_DIRECTIONS = 2;
 
-async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], skew: number, options: MrzReadOptions, timings: MrzStageTimings): Promise<MrzReadResult> {
+async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], skew: number, options: MrzReadOptions, timings: MrzStageTimings, grouping: { splitRows?: boolean } = {}): Promise<MrzReadResult> {
 	let t = performance.now();
 	// Only text running along the MRZ band: a facing page's vertical text would bend the lines.
-	const lines = groupTextLines(boxesAlong(boxes, skew), skew);
+	const lines = groupTextLines(boxesAlong(boxes, skew), skew, grouping);
 	// The MRZ sits at the bottom: try the lowest long lines first, keep page order for grouping.
 	const candidates = alignBlock(fillLineGaps(oneLinePerRow(mrzLikeLines(lines)).slice(-MAX_CANDIDATES)));
 	timings.parse += performance.now() - t;
@@ -312,6 +322,14 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 	if (options.rectified && found.constrained && isShortOfPage(found.constrained, image)) {
 		const longer = await readToPageEdge(engine, image, found.constrained, options, timings);
 		if (longer && score(longer.reading) >= score(found.constrained.reading)) found.constrained = longer;
+	}
+	// Lines decoded longer than they were read: their boxes stop short of the MRZ's end, and the
+	// decoder stretched what it saw to the layout's length. Read again, carried on along the line.
+	if (found.constrained && cutShort(found.constrained)) {
+		// Only a better reading: a line read short for other reasons (fillers over a guilloche read as
+		// letters, run together) is no shorter on the page, and read again it merely reads otherwise.
+		const longer = await readBeyond(engine, image, found.constrained, options, timings);
+		if (longer && outranks(longer, found.constrained)) found.constrained = longer;
 	}
 	// A decoded reading in doubt (a field below MIN_FIELD_CONFIDENCE, or a failing check digit): its
 	// lines are read again the other ways and the looks decoded together (mrz-decode.ts fuseViews).
@@ -439,6 +457,61 @@ async function readToPageEdge(engine: OcrEngine, image: Raster, found: Found, op
 	} finally {
 		timings.parse += performance.now() - t;
 	}
+}
+
+/**
+ * Glyphs the decoder may give a line beyond what the recogniser read greedily before the line counts
+ * as cut short. A photographed Czech specimen (DoubangoTelecom/ultimateMRZ-SDK's sample, 2026-12-01)
+ * prints its MRZ's right end in a green and brown tint the detector does not box: both lines were
+ * found 34 and 36 glyphs long, and a passport's P made them a TD3, decoded 44 long from 36 glyphs'
+ * worth of steps — `F11100906641111552222111` for `F16090641152291111<<<<24`, with 4 of 5 check
+ * digits passing. Lost or doubled glyphs of a line boxed whole differ by one or two.
+ */
+const CUT_SHORT_GLYPHS = 4;
+
+/** The decoded lines are longer than they were read by CUT_SHORT_GLYPHS or more. */
+function cutShort(found: Found): boolean {
+	return found.reading.lines.some((line, i) => line.length - (found.texts[i]?.length ?? line.length) >= CUT_SHORT_GLYPHS);
+}
+
+/** The quad carried on along its text direction by `by` pixels, within the image. */
+function carriedOn(quad: Quad, image: Raster, by: number): Quad {
+	const [a, b, c, d] = quad;
+	const [dx, dy] = textDirection(quad);
+	const on = Math.min(by, distanceToEdge(quad, image));
+	return [a, [b[0] + dx * on, b[1] + dy * on], [c[0] + dx * on, c[1] + dy * on], d];
+}
+
+/**
+ * The lines of a reading that was cut short (cutShort) read again carried on past their ends by the
+ * glyphs they lack and two more, at the glyph pitch they were read at. Not back before their starts:
+ * carried a glyph back into the margin, the Czech name line was decoded with an L put before its P.
+ * Kept only when the lines now read within CUT_SHORT_GLYPHS of the decoded length: a line that still
+ * reads short was not cut off but is another line.
+ */
+async function readBeyond(engine: OcrEngine, image: Raster, found: Found, options: ParseMrzOptions, timings: MrzStageTimings): Promise<Found | null> {
+	const count = found.scores.length;
+	const quads = found.quads.slice(0, count).map((q, i) => {
+		const read = Math.max(1, found.texts[i].length);
+		const pitch = Math.hypot(q[1][0] - q[0][0], q[1][1] - q[0][1]) / read;
+		return carriedOn(q, image, (found.reading.lines[i].length - read + 2) * pitch);
+	});
+	let best: Found | null = null;
+	// Both stretches: the tint that hid the glyphs from the detector reads differently in each.
+	for (const read of READS.slice(0, 2)) {
+		const looked = await readQuads(engine, image, quads, read, timings);
+		if (!looked) continue;
+		const { scores, texts } = looked;
+		const t = performance.now();
+		const decoded = decodeMrz(scores, { readLengths: texts.map((x) => x.length) });
+		const reading = decoded && readingOf(decoded, options);
+		timings.parse += performance.now() - t;
+		if (!decoded || !reading || decoded.lines.some((line, i) => line.length - texts[i].length >= CUT_SHORT_GLYPHS)) continue;
+		const candidate = { reading, logLikelihood: decoded.logLikelihood / count, scores, flipped: found.flipped, texts, quads, read };
+		if (!best || outranks(candidate, best)) best = candidate;
+		if (settled(reading) && !isInDoubt(reading)) break;
+	}
+	return best;
 }
 
 /** The lines recognised with one read setting (MRZ alphabet); null when one gave no scores. */
