@@ -179,6 +179,15 @@ const DAMAGES: Record<string, Damage> = {
 	sideLight: overlay((w, h) => `<defs><linearGradient id="g"><stop offset="0" stop-color="#000" stop-opacity="0.75"/><stop offset="0.55" stop-color="#000" stop-opacity="0"/></linearGradient></defs><rect width="${w}" height="${h}" fill="url(#g)"/>`),
 	// A stock photo's watermark: large pale text across the face.
 	watermark: overlay((w, h, f) => `<text x="${w / 2}" y="${f.eyesY + 0.5 * (f.mouthY - f.eyesY)}" text-anchor="middle" font-family="DejaVu Sans" font-weight="bold" font-size="${Math.round(0.35 * f.width)}" fill="#fff" opacity="0.55" transform="rotate(-20 ${w / 2} ${f.eyesY})">SAMPLE</text>`),
+	// Added 2026-12-01: the watermarks stock photos carry. A photo library's name tiled over the whole
+	// photo, small and faint (the face crossed by pieces of several); and a dark `COPY` stamp.
+	watermarkTiled: overlay((w, h, f) => {
+		const size = Math.max(10, Math.round(0.16 * f.width));
+		let words = '';
+		for (let y = size; y < h + size; y += 2.6 * size) for (let x = ((y / size) % 2) * 2 * size; x < w; x += 5.5 * size) words += `<text x="${x}" y="${y}" font-family="DejaVu Sans" font-size="${size}" fill="#fff" opacity="0.4" transform="rotate(-12 ${x} ${y})">picturelib</text>`;
+		return words;
+	}),
+	watermarkDark: overlay((w, _h, f) => `<text x="${w / 2}" y="${f.eyesY + 0.3 * (f.mouthY - f.eyesY)}" text-anchor="middle" font-family="DejaVu Serif" font-weight="bold" font-size="${Math.round(0.3 * f.width)}" fill="#1a1a1a" opacity="0.4" transform="rotate(-30 ${w / 2} ${f.eyesY})">COPY</text>`),
 	// A small photo enlarged to its old size: the face 70 px wide, blown up again.
 	upscaled: async (b, f) => {
 		const upright = await sharp(b).rotate().toBuffer();
@@ -211,6 +220,7 @@ interface Row extends PairTally {
 	blurred: number;
 	/** Faces cut by the photo's edge (face-edges.ts): compared, a non-match is no verdict. */
 	cutByEdge: number;
+	overprinted: number;
 	/** Faces whose eyes or mouth the reference analysis found hidden (occlusion.ts): compared, a non-match is no verdict. */
 	hidden: number;
 	looks: Record<string, number>;
@@ -219,7 +229,7 @@ interface Row extends PairTally {
 
 const rows: Row[] = [];
 for (const damage of selected) {
-	const row: Row = { damage, photos: 0, noFace: 0, tooSmall: 0, washedOut: 0, blurred: 0, cutByEdge: 0, hidden: 0, noVerdict: 0, looks: {}, genuine: 0, falseNonMatch: 0, impostor: 0, falseMatch: 0, genuineScores: [], worstImpostor: -1, failures: [], ms: [] };
+	const row: Row = { damage, photos: 0, noFace: 0, tooSmall: 0, washedOut: 0, blurred: 0, cutByEdge: 0, overprinted: 0, hidden: 0, noVerdict: 0, looks: {}, genuine: 0, falseNonMatch: 0, impostor: 0, falseMatch: 0, genuineScores: [], worstImpostor: -1, failures: [], ms: [] };
 	for (const p of all) {
 		if (!clean.has(p.file)) continue; // a photo the clean analysis cannot read says nothing about damage
 		const box = cleanBoxes.get(p.file);
@@ -246,11 +256,12 @@ for (const damage of selected) {
 		if (doubts.washedOut) row.washedOut++;
 		if (doubts.blurred) row.blurred++;
 		if (doubts.cutByEdge) row.cutByEdge++;
+		if (doubts.overprinted) row.overprinted++;
 		if (doubts.hidden) row.hidden++;
 		tallyPairs(row, found.face.embedding, p, all, clean, { doubt: doubtLabel(doubts), label: `face ${Math.round(found.face.box.width)} px` });
 	}
 	rows.push(row);
-	console.error(`${damage}: ${row.noFace}/${row.photos} no face, ${row.tooSmall} too small, ${row.washedOut} washed out, ${row.cutByEdge} cut by the edge, ${row.hidden} with features hidden (${row.noVerdict} pairs unusable), FNMR ${row.falseNonMatch}/${row.genuine}, FMR ${row.falseMatch}/${row.impostor}`);
+	console.error(`${damage}: ${row.noFace}/${row.photos} no face, ${row.tooSmall} too small, ${row.washedOut} washed out, ${row.cutByEdge} cut by the edge, ${row.overprinted} with text across, ${row.hidden} with features hidden (${row.noVerdict} pairs unusable), FNMR ${row.falseNonMatch}/${row.genuine}, FMR ${row.falseMatch}/${row.impostor}`);
 }
 
 const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)} % (${n}/${d})` : '–');
@@ -265,7 +276,7 @@ out.push('|---|---|---|---|---|---|---|---|---|---:|');
 for (const r of rows) {
 	const lowest = r.genuineScores.length ? Math.min(...r.genuineScores).toFixed(2) : '–';
 	const looks = Object.entries(r.looks).map(([k, v]) => `${k} ${v}`).join(', ');
-	out.push(`| ${r.damage} | ${pct(r.noFace, r.photos)} | ${pct(r.tooSmall, r.photos)} | ${r.washedOut + r.blurred + r.cutByEdge + r.hidden ? `${[r.washedOut ? `${r.washedOut} washed` : '', r.blurred ? `${r.blurred} blurred` : '', r.cutByEdge ? `${r.cutByEdge} cut` : '', r.hidden ? `${r.hidden} hidden` : ''].filter(Boolean).join(', ')} of ${r.photos} / ${r.noVerdict}/${r.genuine + r.impostor}` : '–'} | ${pct(r.falseNonMatch, r.genuine)} | ${pct(r.falseMatch, r.impostor)} | ${r.genuineScores.length ? med(r.genuineScores).toFixed(2) : '–'} / ${lowest} | ${r.worstImpostor >= 0 ? r.worstImpostor.toFixed(2) : '–'} | ${looks} | ${Math.round(med(r.ms))} |`);
+	out.push(`| ${r.damage} | ${pct(r.noFace, r.photos)} | ${pct(r.tooSmall, r.photos)} | ${r.washedOut + r.blurred + r.cutByEdge + r.overprinted + r.hidden ? `${[r.washedOut ? `${r.washedOut} washed` : '', r.blurred ? `${r.blurred} blurred` : '', r.cutByEdge ? `${r.cutByEdge} cut` : '', r.overprinted ? `${r.overprinted} text` : '', r.hidden ? `${r.hidden} hidden` : ''].filter(Boolean).join(', ')} of ${r.photos} / ${r.noVerdict}/${r.genuine + r.impostor}` : '–'} | ${pct(r.falseNonMatch, r.genuine)} | ${pct(r.falseMatch, r.impostor)} | ${r.genuineScores.length ? med(r.genuineScores).toFixed(2) : '–'} / ${lowest} | ${r.worstImpostor >= 0 ? r.worstImpostor.toFixed(2) : '–'} | ${looks} | ${Math.round(med(r.ms))} |`);
 }
 out.push('');
 out.push('Failures:');

@@ -90,5 +90,6 @@ export function doubtLabel(d: ReferenceDoubts): string | null {
 	if (d.washedOut) return 'washed out';
 	if (d.blurred) return 'blurred';
 	if (d.cutByEdge) return 'cut by the edge';
+	if (d.overprinted) return 'text across the face';
 	return d.hidden ? `${d.hidden.join(' and ')} hidden` : null;
 }

@@ -17,6 +17,9 @@ import { decodeImage, type DecodedImage } from './image-decode.ts';
 import { cutByEdge, featuresInside } from './face-edges.ts';
 import { hiddenFeatures, type HiddenFeatures } from '#lib/face/occlusion.ts';
 import { faceSharpnessBalance } from '#lib/face/quality.ts';
+import { sharedDocumentReader } from '../documents/document-reader.service.ts';
+import { OcrEngine } from '../documents/ocr-engine.ts';
+import { textAcrossFace, type TextEngine } from './overprint.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -38,6 +41,11 @@ export interface FaceEngineOptions {
 	 * face-model-weights.js says so). `original`: the package's float32 files, for comparisons.
 	 */
 	weights?: 'served' | 'original';
+	/**
+	 * What reads text across a reference face (overprint.ts); loaded on the first reference. Default:
+	 * an OCR engine of the engine's own. The server's engine shares the document reader's.
+	 */
+	text?: () => Promise<TextEngine>;
 }
 
 /**
@@ -77,12 +85,17 @@ export class FaceEngine {
 	// never refill a tensor that an inference is still reading.
 	#queue: Promise<unknown> = Promise.resolve();
 
-	private constructor(sessions: FaceSessions) {
+	readonly #text: () => Promise<TextEngine>;
+
+	private constructor(sessions: FaceSessions, text: () => Promise<TextEngine>) {
 		this.pipeline = new FacePipeline(nodeRuntime, sessions);
+		this.#text = text;
 	}
 
 	static async create(options: FaceEngineOptions = {}): Promise<FaceEngine> {
-		return new FaceEngine(await createSessions(options));
+		let own: Promise<TextEngine> | undefined;
+		const text = options.text ?? (() => (own ??= OcrEngine.load({ threads: 1 })));
+		return new FaceEngine(await createSessions(options), text);
 	}
 
 	/** Runs `task` after every task queued before it. */
@@ -107,7 +120,7 @@ export class FaceEngine {
 	 * way up its face is (face-orientation.ts): the detector finds turned faces too, and one read the
 	 * wrong way up matched no one. Null: no face in any look.
 	 */
-	async analyseReference(bytes: Uint8Array, notes: ReferenceNotes = { cutOff: false }): Promise<{ face: FaceAnalysis; look: ReferenceLook; cutByEdge: boolean; hidden: HiddenFeatures; sharpnessBalance: number } | null> {
+	async analyseReference(bytes: Uint8Array, notes: ReferenceNotes = { cutOff: false }): Promise<AnalysedReference | null> {
 		let stored: RgbaImage = await decodeImage(bytes);
 		let found = await this.#subjectIn(stored, 'asIs', notes);
 		// A dark photo is read with its levels stretched: the detector misses faces in it, and the
@@ -158,7 +171,8 @@ export class FaceEngine {
 			look: subject.look,
 			cutByEdge: await this.#cutByEdge(subject),
 			hidden: hiddenFeatures(subject.image, subject.face.landmarks),
-			sharpnessBalance: faceSharpnessBalance(subject.image, subject.face.box)
+			sharpnessBalance: faceSharpnessBalance(subject.image, subject.face.box),
+			overprint: await textAcrossFace(await this.#text(), subject.image, subject.face.box)
 		};
 	}
 
@@ -193,6 +207,17 @@ export class FaceEngine {
 		const subject = subjectOf(candidates.map((c) => ({ ...c, box: c.face.box, quality: c.face.quality })));
 		return subject ? { face: subject.face, image: subject.image, look, ...(photo ? { photo } : {}) } : null;
 	}
+}
+
+/** A reference photo's subject as analyseReference found it, with what the server measured of it. */
+export interface AnalysedReference {
+	face: FaceAnalysis;
+	look: ReferenceLook;
+	cutByEdge: boolean;
+	hidden: HiddenFeatures;
+	sharpnessBalance: number;
+	/** Text printed across the face (a watermark, a `COPY` stamp), as read; null: none (overprint.ts). */
+	overprint: string | null;
 }
 
 /** What analyseReference saw besides its answer, for the reason a reference is refused. */
@@ -337,7 +362,8 @@ let shared: Promise<FaceEngine> | undefined;
 
 /** The process-wide engine, created on first use. */
 export function getFaceEngine(): Promise<FaceEngine> {
-	shared ??= FaceEngine.create().catch((error: unknown) => {
+	// The document reader's OCR engine reads text across reference faces: one copy of its models.
+	shared ??= FaceEngine.create({ text: async () => (await sharedDocumentReader()).text }).catch((error: unknown) => {
 		shared = undefined;
 		throw error;
 	});

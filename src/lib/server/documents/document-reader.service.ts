@@ -229,6 +229,11 @@ export class DocumentReader {
 		private readonly faces: PortraitFinder
 	) {}
 
+	/** The reader's OCR engine, shared with what else reads text (a watermark across a reference face). */
+	get text(): OcrEngine {
+		return this.ocr;
+	}
+
 	static async load(options: { mrzScoreTemperature?: number } = {}): Promise<DocumentReader> {
 		// In turn, not in parallel: session creation holds the event loop either way (event-loop.ts).
 		const ocr = await OcrEngine.load(options);

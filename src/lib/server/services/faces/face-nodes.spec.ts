@@ -354,7 +354,9 @@ describe.each(STORE_KINDS)('face nodes on %s', (kind) => {
 		// Exposure ×1.9 + 40: most of the face's skin clipped white (the face-damage eval's `blownOut`).
 		['washed-out', 'washedOut', (img: Sharp) => img.linear(1.9, 40), /^the face in the reference image is washed out/],
 		// Gaussian σ 8 on the 910-px photo: the face's detail gone (sharpness far under 20), still found as a face.
-		['blurred', 'blurred', (img: Sharp) => img.blur(8), /^the face in the reference image is blurred/]
+		['blurred', 'blurred', (img: Sharp) => img.blur(8), /^the face in the reference image is blurred/],
+		// A stock photo's watermark: a pale word across the face (the 910-px photo’s face: 222 px wide, its middle at 492, 280).
+		['watermarked', 'overprinted', (img: Sharp) => img.composite([{ input: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="910" height="1137"><text x="492" y="290" text-anchor="middle" font-family="DejaVu Sans" font-weight="bold" font-size="66" fill="#fff" opacity="0.55" transform="rotate(-20 492 290)">SAMPLE</text></svg>') }]), /^the face in the reference image has text printed across it/]
 	] as const)('face_compare with a %s reference: a stranger is not called noMatch but the reference unusable, and says why', async (_, doubt, spoil, why) => {
 		const spoiled = (await spoil(sharp(Buffer.from(await fixtureBase64('barack_obama_1.jpg'), 'base64'))).jpeg({ quality: 88 }).toBuffer()).toString('base64');
 		const node = { id: 'cmp', type: 'face_compare', referenceImageSource: 'providedData', referenceImageKey: 'idPhoto' };

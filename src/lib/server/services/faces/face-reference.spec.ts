@@ -158,3 +158,31 @@ describe('compareWithReference: a reference whose eyes or mouth are covered', ()
 		expect(await judged(await sharp(await drawn(mask)).greyscale().jpeg().toBuffer())).toEqual([]);
 	});
 });
+
+describe('compareWithReference: a reference with text printed across its face', () => {
+	it('marks a watermark or a stamp across the face, and neither the bare face nor a caption below it', { timeout: 90_000 }, async () => {
+		const engine = await FaceEngine.create();
+		const deps: ReferenceDeps = { engine: async () => engine, sink: {} as never, fetchImage: unused, protect: unused };
+		const probe = (await engine.analyseReference(fixture('barack_obama_2.jpg')))!.face.embedding!;
+		const photo = fixture('barack_obama_1.jpg');
+		const { box } = (await engine.analyseReference(photo))!.face;
+		const { width = 0, height = 0 } = await sharp(photo).metadata();
+		const drawn = (svg: string) => sharp(photo).composite([{ input: Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${svg}</svg>`) }]).jpeg({ quality: 90 }).toBuffer();
+		const cx = box.x + box.width / 2;
+		const word = (text: string, y: number, fill: string, opacity: number, angle: number) =>
+			`<text x="${cx}" y="${y}" text-anchor="middle" font-family="DejaVu Sans" font-weight="bold" font-size="${Math.round(0.26 * box.width)}" fill="${fill}" opacity="${opacity}" transform="rotate(${angle} ${cx} ${y})">${text}</text>`;
+		const judged = async (bytes: Buffer) => {
+			const r = await compareWithReference(provided, await withPhoto(bytes), {}, probe, deps);
+			expect(r).toMatchObject({ ok: true, kind: 'image' });
+			return r.ok ? Boolean(r.overprinted) : null;
+		};
+		expect(await judged(photo)).toBe(false);
+		// A pale stock-photo watermark across the cheeks, and a dark stamp across mouth and chin. (The same
+		// stamp across the brows is boxed with them as one and missed: README, Limits.)
+		expect(await judged(await drawn(word('PREVIEW', box.y + 0.62 * box.height, '#fff', 0.5, -15)))).toBe(true);
+		expect(await judged(await drawn(word('COPY', box.y + 0.78 * box.height, '#111', 0.5, 12)))).toBe(true);
+		// A caption under the chin leaves the face as it is.
+		const caption = `<text x="${cx}" y="${Math.min(height - 4, box.y + box.height + 0.3 * box.width)}" text-anchor="middle" font-family="DejaVu Sans" font-size="${Math.round(0.12 * box.width)}" fill="#fff">President Barack Obama</text>`;
+		expect(await judged(await drawn(caption))).toBe(false);
+	});
+});

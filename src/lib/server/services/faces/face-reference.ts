@@ -1,7 +1,7 @@
 // The reference face of a comparison (face_scan `mode: compare`, face_compare): a face saved earlier
 // in the session (`saveToField` of a capture, or the document portrait a document_scan saves), a
 // base64 image the integrator put in `providedData`, or an https URL the server fetches itself.
-import { hiddenList, type HiddenFeatures } from '#lib/face/occlusion.ts';
+import { hiddenList } from '#lib/face/occlusion.ts';
 import { z } from 'zod';
 import { DOCUMENT_PORTRAIT_FIELD } from '#lib/domain/nodes/document-scan.contract.ts';
 import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
@@ -9,7 +9,7 @@ import type { Session } from '#lib/domain/session/session.model.ts';
 import { cosineSimilarity } from '#lib/face/embedding.ts';
 import { MAX_LUMINANCE, MIN_REFERENCE_FACE_WIDTH, MIN_REFERENCE_SHARPNESS, MIN_SHARPNESS_BALANCE } from '#lib/face/face-thresholds.ts';
 import type { FaceAnalysis } from '#lib/face/face-pipeline.ts';
-import type { FaceEngine } from '../../biometrics/face-engine.ts';
+import type { AnalysedReference, FaceEngine } from '../../biometrics/face-engine.ts';
 import { decodeTemplate, encodeTemplate } from '../../biometrics/template-protection.ts';
 import type { SafeFetchResult } from '../../http/safe-fetch.ts';
 import type { FaceEvidenceSink } from './face-evidence-sink.ts';
@@ -139,15 +139,16 @@ export async function compareWithReference(node: CompareNode, session: Session, 
 }
 
 /** What makes a reference face's non-match no evidence of another person (face-verdict.ts: `referenceUnavailable`). */
-export type ReferenceDoubts = Pick<Extract<ReferenceResult, { ok: true }>, 'washedOut' | 'blurred' | 'cutByEdge' | 'hidden'>;
+export type ReferenceDoubts = Pick<Extract<ReferenceResult, { ok: true }>, 'washedOut' | 'blurred' | 'cutByEdge' | 'overprinted' | 'hidden'>;
 
 /** The doubts of a reference face as analysed (FaceEngine.analyseReference), present ones only. */
-export function referenceDoubts(found: { face: Pick<FaceAnalysis, 'quality'>; cutByEdge: boolean; hidden: HiddenFeatures; sharpnessBalance: number }): ReferenceDoubts {
+export function referenceDoubts(found: Pick<AnalysedReference, 'cutByEdge' | 'hidden' | 'sharpnessBalance' | 'overprint'> & { face: Pick<FaceAnalysis, 'quality'> }): ReferenceDoubts {
 	const hidden = hiddenList(found.hidden);
 	return {
 		...(found.face.quality.luminance > MAX_LUMINANCE ? { washedOut: true } : {}),
 		...(found.face.quality.sharpness < MIN_REFERENCE_SHARPNESS || found.sharpnessBalance < MIN_SHARPNESS_BALANCE ? { blurred: true } : {}),
 		...(found.cutByEdge ? { cutByEdge: true } : {}),
+		...(found.overprint !== null ? { overprinted: true } : {}),
 		...(hidden.length ? { hidden } : {})
 	};
 }

@@ -163,7 +163,8 @@ describe('judgeFaceEvidence', () => {
 
 	it.each([
 		["whose face the photo's edge cuts", 'cutByEdge'],
-		['whose face is blurred', 'blurred']
+		['whose face is blurred', 'blurred'],
+		['with text printed across its face', 'overprinted']
 	] as const)('calls a reference %s unusable when it does not match, and a match a match', (_, doubt) => {
 		const compare = (similarity: number, doubted: boolean) =>
 			judgeFaceEvidence(input({ type: 'face_compare', requireLiveness: false, challenge: null, reference: { ok: true, source: 'url', kind: 'image', similarity, [doubt]: doubted } }));

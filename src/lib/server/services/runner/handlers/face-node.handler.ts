@@ -141,21 +141,26 @@ function reportDetails(ctx: Ctx, evidence: FaceEvidence, judgement: Judgement, s
 
 /**
  * The reference as the node report shows it; one the server doubts (washed out, blurred, cut by the
- * photo's edge, its eyes or mouth hidden) says so, and, when that doubt ended the try, why, as the integrator's to fix.
+ * photo's edge, text across it, its eyes or mouth hidden) says so, and, when that doubt ended the try, why, as the integrator's to fix.
  */
 function referenceDetails(reference: ReferenceResult, judgement: Judgement): Record<string, unknown> {
 	if (!reference.ok) return { source: reference.source, error: reference.error };
-	const doubts = { ...(reference.washedOut ? { washedOut: true } : {}), ...(reference.blurred ? { blurred: true } : {}), ...(reference.cutByEdge ? { cutByEdge: true } : {}), ...(reference.hidden?.length ? { hidden: reference.hidden } : {}) };
+	const flags = (Object.keys(DOUBTED_REFERENCE) as (keyof typeof DOUBTED_REFERENCE)[]).filter((doubt) => reference[doubt]);
+	const doubts = { ...Object.fromEntries(flags.map((doubt) => [doubt, true])), ...(reference.hidden?.length ? { hidden: reference.hidden } : {}) };
 	const decided = judgement.finish?.reason === 'referenceUnavailable';
-	const error = [reference.washedOut ? WASHED_OUT_REFERENCE : '', reference.blurred ? BLURRED_REFERENCE : '', reference.cutByEdge ? CUT_REFERENCE : '', reference.hidden?.length ? hiddenReference(reference.hidden) : ''].filter(Boolean).join('; ');
+	const error = [...flags.map((doubt) => DOUBTED_REFERENCE[doubt]), reference.hidden?.length ? hiddenReference(reference.hidden) : ''].filter(Boolean).join('; ');
 	return { source: reference.source, kind: reference.kind, ...doubts, ...(decided && error ? { error } : {}) };
 }
 
-const WASHED_OUT_REFERENCE = 'the face in the reference image is washed out (overexposed) and did not match: too little of it is left to tell another person from the same one; send a photo with the face evenly lit';
-const BLURRED_REFERENCE = 'the face in the reference image is blurred and did not match: too little detail is left to tell another person from the same one; send a sharp photo';
+/** Why a doubted reference that did not match is unusable, as the integrator's to fix (in the report's order). */
+const DOUBTED_REFERENCE = {
+	washedOut: 'the face in the reference image is washed out (overexposed) and did not match: too little of it is left to tell another person from the same one; send a photo with the face evenly lit',
+	blurred: 'the face in the reference image is blurred and did not match: too little detail is left to tell another person from the same one; send a sharp photo',
+	cutByEdge: "the face in the reference image is cut by the image's edge (at the eyes or the mouth) and did not match: the missing part of the face cannot be compared; send a photo with the whole face",
+	overprinted: 'the face in the reference image has text printed across it (a watermark or a stamp) and did not match: the text hides part of the face; send a photo without a watermark'
+} as const;
 const hiddenReference = (hidden: readonly HiddenFeature[]) =>
 	`the face in the reference image has its ${hidden.map((f) => (f === 'eyes' ? 'eyes hidden (dark glasses)' : 'mouth and chin covered (a mask)')).join(' and ')} and did not match: what is covered cannot be compared; send a photo with the whole face uncovered`;
-const CUT_REFERENCE = "the face in the reference image is cut by the image's edge (at the eyes or the mouth) and did not match: the missing part of the face cannot be compared; send a photo with the whole face";
 
 /** Side effects of a finished try: photos, the saved face, enrolment. Returns extra report details. */
 async function persist(ctx: Ctx, evidence: FaceEvidence, judgement: Judgement): Promise<Record<string, unknown>> {
