@@ -120,7 +120,7 @@ export class FaceEngine {
 	 * way up its face is (face-orientation.ts): the detector finds turned faces too, and one read the
 	 * wrong way up matched no one. Null: no face in any look.
 	 */
-	async analyseReference(bytes: Uint8Array, notes: ReferenceNotes = { cutOff: false }): Promise<AnalysedReference | null> {
+	async analyseReference(bytes: Uint8Array, notes: ReferenceNotes = { cutOff: false }, options: { readText?: boolean } = {}): Promise<AnalysedReference | null> {
 		let stored: RgbaImage = await decodeImage(bytes);
 		let found = await this.#subjectIn(stored, 'asIs', notes);
 		// A dark photo is read with its levels stretched: the detector misses faces in it, and the
@@ -172,8 +172,14 @@ export class FaceEngine {
 			cutByEdge: await this.#cutByEdge(subject),
 			hidden: hiddenFeatures(subject.image, subject.face.landmarks),
 			sharpnessBalance: faceSharpnessBalance(subject.image, subject.face.box),
-			overprint: await textAcrossFace(await this.#text(), subject.image, subject.face.box)
+			image: subject.image,
+			overprint: options.readText === false ? null : await this.textAcross(subject)
 		};
+	}
+
+	/** Text printed across a reference subject's face, as read (overprint.ts); null: none. */
+	async textAcross(subject: Pick<AnalysedReference, 'image' | 'face'>): Promise<string | null> {
+		return textAcrossFace(await this.#text(), subject.image, subject.face.box);
 	}
 
 	/** Whether the photo's edge cuts a reference subject's face (face-edges.ts). */
@@ -216,7 +222,12 @@ export interface AnalysedReference {
 	cutByEdge: boolean;
 	hidden: HiddenFeatures;
 	sharpnessBalance: number;
-	/** Text printed across the face (a watermark, a `COPY` stamp), as read; null: none (overprint.ts). */
+	/** The pixels the face was found in (the photo as stored, levelled, padded or turned). */
+	image: RgbaImage;
+	/**
+	 * Text printed across the face (a watermark, a `COPY` stamp), as read; null: none, or not looked
+	 * for (`readText: false`: FaceEngine.textAcross reads it later, where it can change a verdict).
+	 */
 	overprint: string | null;
 }
 

@@ -5,6 +5,7 @@ import { hiddenList } from '#lib/face/occlusion.ts';
 import { z } from 'zod';
 import { DOCUMENT_PORTRAIT_FIELD } from '#lib/domain/nodes/document-scan.contract.ts';
 import type { NodeOf } from '#lib/domain/flow/flow.schema.ts';
+import { faceSettingsOf } from '#lib/domain/nodes/face.contract.ts';
 import type { Session } from '#lib/domain/session/session.model.ts';
 import { cosineSimilarity } from '#lib/face/embedding.ts';
 import { MAX_LUMINANCE, MIN_REFERENCE_FACE_WIDTH, MIN_REFERENCE_SHARPNESS, MIN_SHARPNESS_BALANCE } from '#lib/face/face-thresholds.ts';
@@ -125,8 +126,11 @@ export async function compareWithReference(node: CompareNode, session: Session, 
 	}
 	let found;
 	const notes = { cutOff: false };
+	const engine = await deps.engine();
 	try {
-		found = await (await deps.engine()).analyseReference(bytes, notes);
+		// Text across the face is read below (it costs the OCR's detector a look), only where it can
+		// change the verdict: a match stands with or without it.
+		found = await engine.analyseReference(bytes, notes, { readText: false });
 	} catch {
 		return { ok: false, source, error: 'the reference is not a readable image' };
 	}
@@ -135,7 +139,9 @@ export async function compareWithReference(node: CompareNode, session: Session, 
 	}
 	const width = Math.round(found.face.box.width);
 	if (width < MIN_REFERENCE_FACE_WIDTH) return { ok: false, source, error: `the face in the reference image is too small to compare (${width} px wide; at least ${MIN_REFERENCE_FACE_WIDTH})` };
-	return { ok: true, source, kind: 'image', similarity: probe ? cosineSimilarity(probe, found.face.embedding) : null, ...referenceDoubts(found) };
+	const similarity = probe ? cosineSimilarity(probe, found.face.embedding) : null;
+	if (similarity !== null && similarity < faceSettingsOf(node).similarityThreshold) found.overprint = await engine.textAcross(found);
+	return { ok: true, source, kind: 'image', similarity, ...referenceDoubts(found) };
 }
 
 /** What makes a reference face's non-match no evidence of another person (face-verdict.ts: `referenceUnavailable`). */
