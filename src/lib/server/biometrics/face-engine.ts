@@ -94,7 +94,14 @@ export class FaceEngine {
 
 	static async create(options: FaceEngineOptions = {}): Promise<FaceEngine> {
 		let own: Promise<TextEngine> | undefined;
-		const text = options.text ?? (() => (own ??= OcrEngine.load({ threads: 1 })));
+		// Loaded once; a failed load is tried again on the next reference.
+		const text =
+			options.text ??
+			(() =>
+				(own ??= OcrEngine.load({ threads: 1 }).catch((error: unknown) => {
+					own = undefined;
+					throw error;
+				})));
 		return new FaceEngine(await createSessions(options), text);
 	}
 

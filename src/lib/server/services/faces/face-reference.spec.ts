@@ -193,3 +193,15 @@ describe('compareWithReference: a reference with text printed across its face', 
 		expect(matched.ok && matched.overprinted).toBeFalsy();
 	});
 });
+
+describe('compareWithReference: the text check unavailable', () => {
+	it('judges a non-match as before when the OCR models cannot load, rather than failing the compare', { timeout: 60_000 }, async () => {
+		const engine = await FaceEngine.create({ text: () => Promise.reject(new Error('models missing')) });
+		const deps: ReferenceDeps = { engine: async () => engine, sink: {} as never, fetchImage: unused, protect: unused };
+		const probe = (await engine.analyseReference(fixture('eileen_collins_1.jpg'), undefined, { readText: false }))!.face.embedding!;
+		const r = await compareWithReference(provided, await withPhoto(fixture('barack_obama_1.jpg')), {}, probe, deps);
+		expect(r).toMatchObject({ ok: true, kind: 'image' });
+		expect(r.ok && r.similarity).toBeLessThan(MATCH_THRESHOLD);
+		expect(r.ok && r.overprinted).toBeFalsy();
+	});
+});

@@ -13,6 +13,7 @@ import type { FaceAnalysis } from '#lib/face/face-pipeline.ts';
 import type { AnalysedReference, FaceEngine } from '../../biometrics/face-engine.ts';
 import { decodeTemplate, encodeTemplate } from '../../biometrics/template-protection.ts';
 import type { SafeFetchResult } from '../../http/safe-fetch.ts';
+import { logger } from '../../logger.ts';
 import type { FaceEvidenceSink } from './face-evidence-sink.ts';
 import type { ReferenceResult } from './face-verdict.ts';
 
@@ -125,9 +126,10 @@ export async function compareWithReference(node: CompareNode, session: Session, 
 		}
 	}
 	let found;
+	let engine: FaceEngine;
 	const notes = { cutOff: false };
-	const engine = await deps.engine();
 	try {
+		engine = await deps.engine();
 		// Text across the face is read below (it costs the OCR's detector a look), only where it can
 		// change the verdict: a match stands with or without it.
 		found = await engine.analyseReference(bytes, notes, { readText: false });
@@ -140,7 +142,14 @@ export async function compareWithReference(node: CompareNode, session: Session, 
 	const width = Math.round(found.face.box.width);
 	if (width < MIN_REFERENCE_FACE_WIDTH) return { ok: false, source, error: `the face in the reference image is too small to compare (${width} px wide; at least ${MIN_REFERENCE_FACE_WIDTH})` };
 	const similarity = probe ? cosineSimilarity(probe, found.face.embedding) : null;
-	if (similarity !== null && similarity < faceSettingsOf(node).similarityThreshold) found.overprint = await engine.textAcross(found);
+	if (similarity !== null && similarity < faceSettingsOf(node).similarityThreshold) {
+		try {
+			found.overprint = await engine.textAcross(found);
+		} catch (error) {
+			// The OCR models failed to load: the non-match is judged as before the check existed.
+			logger.warn({ err: error }, 'text across the reference face not read');
+		}
+	}
 	return { ok: true, source, kind: 'image', similarity, ...referenceDoubts(found) };
 }
 
