@@ -170,6 +170,12 @@ const LEVEL_FIRST_DEGREES = 3;
  */
 const LEVEL_AT_MOST_DEGREES = 30;
 
+/** Some row of the page's text along `skew` holds print far apart (text-lines.ts ROW_GAP_HEIGHTS). */
+function rowsSplit(boxes: readonly TextBox[], skew: number): boolean {
+	const along = boxesAlong(boxes, skew);
+	return groupTextLines(along, skew, { splitRows: true }).length !== groupTextLines(along, skew).length;
+}
+
 /** The reading's errors other than failing check digits: fields that hold no valid value. */
 const invalidFields = (r: MrzReading) => r.errors.filter((e) => !e.includes('check digit')).length;
 
@@ -186,7 +192,9 @@ async function readAsGiven(engine: OcrEngine, image: Raster, options: MrzReadOpt
 		// Nothing that checks out (a check digit fails, or a field is no valid value): the rows read
 		// again split where far apart (text-lines.ts ROW_GAP_HEIGHTS), a card's front side by side with
 		// its back; kept when more check digits pass, or as many with fewer invalid fields.
-		if (!attempt.reading?.checkDigitsValid || invalidFields(attempt.reading) > 0) {
+		// Only where a row does split: a page with nothing far apart (most, and every barcode-only one)
+		// is not read twice.
+		if ((!attempt.reading?.checkDigitsValid || invalidFields(attempt.reading) > 0) && rowsSplit(boxes, skew)) {
 			const split = await readAlong(engine, image, boxes, skew, options, timings, { splitRows: true });
 			if (split.reading && (!attempt.reading || score(split.reading) > score(attempt.reading) || (score(split.reading) === score(attempt.reading) && invalidFields(split.reading) < invalidFields(attempt.reading)))) attempt = split;
 		}
