@@ -168,7 +168,8 @@ export function groupTextLines(boxes: readonly TextBox[], skewDeg: number, optio
  * (excluded from the row by its height) leaves a wider hole, and the pieces either side, put together
  * again by oneLinePerRow, are cropped otherwise than the row was: on a `SPECIMEN` page (seed 1212
  * #223) the glyph votes that kept a misread number in doubt no longer did. So the reader splits rows
- * only when the page read as it is gave no reading whose check digits pass.
+ * only when the page read as it is gave no reading that checks out (a check digit failing, a field
+ * holding no valid value), and only where some row does split (mrz-reader.ts readAsGiven).
  */
 const ROW_GAP_HEIGHTS = 8;
 
