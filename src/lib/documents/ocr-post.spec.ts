@@ -4,7 +4,7 @@ import { rectCorners } from './polygon.ts';
 import { createRaster } from './raster.ts';
 import { boxesAlong, skewByProjection, skewFromBoxes, skewHypotheses } from './skew.ts';
 import { dbPostprocess, type TextBox } from './text-detection.ts';
-import { fillLineGaps, flipQuad, groupTextLines, linesAround, oneLinePerRow } from './text-lines.ts';
+import { alignBlock, fillLineGaps, flipQuad, groupTextLines, lineOfQuad, linesAround, oneLinePerRow, startTogether } from './text-lines.ts';
 import { rotateRaster } from './warp.ts';
 
 function box(cx: number, cy: number, width: number, height: number, angle = 0): TextBox {
@@ -237,5 +237,43 @@ describe('linesAround: an MRZ block seated on its one clean line', () => {
 		const dx = above.quad[0][0] - tilted.quad[0][0];
 		const dy = above.quad[0][1] - tilted.quad[0][1];
 		expect(Math.atan2(dx, -dy) * (180 / Math.PI)).toBeCloseTo(5, 0);
+	});
+});
+
+describe('startTogether: print beside an MRZ block in its rows', () => {
+	// A card's back beside its front: the MRZ lines start at x 400; the name line's row also holds the
+	// front's signature from x 240, and alignBlock carried the block to it.
+	const lineAt = (x0: number, x1: number, y: number, angle = 0) => groupTextLines([box((x0 + x1) / 2, y, x1 - x0, 14, angle)], angle)[0];
+	const own = [lineAt(400, 720, 158), lineAt(401, 719, 173), lineAt(240, 719, 193)];
+	const block = alignBlock(own);
+	const last = Math.round(Math.max(...own.map((l) => l.x0)));
+
+	it('cuts every line of the block to where the last found line starts', () => {
+		// alignBlock carried the lower lines to the signature's start.
+		expect(block.slice(1).map((l) => Math.round(l.x0))).toEqual([Math.round(own[2].x0), Math.round(own[2].x0)]);
+		expect(last).toBeGreaterThan(395);
+		const cut = startTogether(block, own);
+		expect(cut?.map((l) => Math.round(l.x0))).toEqual([last, last, last]);
+		expect(cut?.map((l) => Math.round(l.x1))).toEqual(block.map((l) => Math.round(l.x1)));
+		// The quads follow the cut extent.
+		expect(Math.round(cut![2].quad[0][0])).toBe(last);
+	});
+
+	it('cuts lines seated where no line was found, by the found lines of the other rows', () => {
+		// A line seated one pitch below the block (no found line in its row) is cut with the others.
+		const seated = linesAround(block[2], 0, 1)[1];
+		const cut = startTogether([...block, seated], own);
+		expect(cut?.map((l) => Math.round(l.x0))).toEqual([last, last, last, last]);
+	});
+
+	it('leaves a block whose lines start within a glyph or so of each other', () => {
+		expect(startTogether(alignBlock([lineAt(400, 720, 158), lineAt(415, 719, 173)]), [lineAt(400, 720, 158), lineAt(415, 719, 173)])).toBeNull();
+	});
+
+	it('works along a tilted page, from quads alone (lineOfQuad)', () => {
+		const tilted = [lineAt(400, 720, 158, 4), lineAt(240, 719, 178, 4)];
+		const cut = startTogether(alignBlock(tilted).map((l) => lineOfQuad(l.quad)), tilted);
+		expect(cut).not.toBeNull();
+		for (const l of cut!) expect(l.x0).toBeCloseTo(tilted[0].x0, 0);
 	});
 });

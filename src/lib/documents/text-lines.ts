@@ -269,6 +269,76 @@ export function alignBlock(lines: readonly TextLine[]): TextLine[] {
 }
 
 /**
+ * A line from its quad (corners TL, TR, BR, BL along the text): its angle from the top edge, its
+ * extent in the frame turned by it. `y` is the middle across the text in that frame.
+ */
+export function lineOfQuad(quad: Quad): TextLine {
+	const angle = (Math.atan2(quad[1][1] - quad[0][1], quad[1][0] - quad[0][0]) * 180) / Math.PI;
+	const r = (angle * Math.PI) / 180;
+	const pts = quad.map((p) => toFrame(p, Math.cos(r), Math.sin(r)));
+	const x0 = Math.min(pts[0][0], pts[3][0]), x1 = Math.max(pts[1][0], pts[2][0]);
+	const y0 = Math.min(pts[0][1], pts[1][1]), y1 = Math.max(pts[2][1], pts[3][1]);
+	return { quad, angle, x0, x1, y0, y1, width: x1 - x0, height: y1 - y0, y: (y0 + y1) / 2, boxes: 0 };
+}
+
+/**
+ * The block's lines cut to start where the last of them starts, as the lines the page's text was
+ * found in (`found`) start in their rows. An MRZ line begins with its document code, never with a
+ * filler, so the detector finds each line's left end; a line of the block that starts further left
+ * took in print beside the MRZ in its row: a card's front scanned beside its back, whose last words
+ * or signature stand level with the back's lines. A line of the block with no found line in its row
+ * (a line seated where one must be) is cut with the others, as is one that `starts` (per line of
+ * the block; all when not given) says is no MRZ line whose start counts (a line of other print below
+ * the block). Null when the found lines start within START_APART_HEIGHTS of each other, or fewer
+ * than two are found.
+ */
+export function startTogether(block: readonly TextLine[], found: readonly TextLine[], starts?: readonly boolean[]): TextLine[] | null {
+	if (block.length < 2) return null;
+	const frame = (l: TextLine) => {
+		const r = (l.angle * Math.PI) / 180;
+		return [Math.cos(r), Math.sin(r)] as const;
+	};
+	// The found line in each block line's row: its middle within half a line height of the row's.
+	const rows = block.map((l, i) => {
+		if (starts && !starts[i]) return undefined;
+		const [cos, sin] = frame(l);
+		const mid = (l.y0 + l.y1) / 2;
+		return found.find((n) => {
+			const y = n.quad.reduce((sum, p) => sum + toFrame(p, cos, sin)[1], 0) / 4;
+			return Math.abs(y - mid) <= Math.max(l.height, n.height) / 2;
+		});
+	});
+	const starting = rows.filter((n): n is TextLine => n !== undefined);
+	if (starting.length < 2) return null;
+	const height = Math.max(...starting.map((l) => l.height));
+	const cut = block.map((l) => {
+		const [cos, sin] = frame(l);
+		// Each found line's own start in this line's frame.
+		const at = starting.map((n) => Math.min(...[n.quad[0], n.quad[3]].map((p) => toFrame(p, cos, sin)[0])));
+		const last = Math.max(...at);
+		// From the first of the starts that lie together at the right: a line boxed a pixel or two
+		// later than its fellows keeps its first glyph whole.
+		return { l, first: Math.min(...at), from: Math.min(...at.filter((x) => x >= last - START_APART_HEIGHTS * height)) };
+	});
+	if (cut[0].from - cut[0].first < START_APART_HEIGHTS * height) return null;
+	return cut.map(({ l, from }) => {
+		// A margin of a quarter of the line's height before its first glyph, as the detector's boxes
+		// leave: a crop that starts on the glyph's edge lost the first glyphs of a name line.
+		const x0 = Math.max(l.x0, from - CUT_MARGIN_HEIGHTS * l.height);
+		if (x0 >= l.x1 - l.height) return l;
+		const next = { ...l, x0, width: l.x1 - x0 };
+		return { ...next, quad: lineQuad(next) };
+	});
+}
+
+/**
+ * Starts further apart than this many line heights are print beside the block, not the detector's
+ * error of a glyph's width (a glyph is about 0.7 of a line height wide).
+ */
+const START_APART_HEIGHTS = 1.5;
+const CUT_MARGIN_HEIGHTS = 0.25;
+
+/**
  * The lines of an MRZ block seated on one clean line of it (`anchor`): MRZ lines are evenly spaced
  * and start and end together, so where the detector lost a line (an overprint crossing it merged it
  * with the print into one box twice a line's height, or took it away altogether) its place is still

@@ -5,7 +5,7 @@ import { colouredInkShare, crop, type Quad, type Raster } from '#lib/documents/r
 import { boxesAlong, skewHypotheses } from '#lib/documents/skew.ts';
 import { rotateRaster } from '#lib/documents/warp.ts';
 import type { TextBox } from '#lib/documents/text-detection.ts';
-import { alignBlock, fillLineGaps, flipQuad, groupTextLines, linesAround, oneLinePerRow, type TextLine } from '#lib/documents/text-lines.ts';
+import { alignBlock, fillLineGaps, flipQuad, groupTextLines, lineOfQuad, linesAround, oneLinePerRow, startTogether, type TextLine } from '#lib/documents/text-lines.ts';
 import { MIN_FIELD_CONFIDENCE } from '#lib/documents/field-confidence.ts';
 import type { OcrEngine } from './ocr-engine.ts';
 
@@ -252,7 +252,8 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 	// Only text running along the MRZ band: a facing page's vertical text would bend the lines.
 	const lines = groupTextLines(boxesAlong(boxes, skew), skew, grouping);
 	// The MRZ sits at the bottom: try the lowest long lines first, keep page order for grouping.
-	const candidates = alignBlock(fillLineGaps(oneLinePerRow(mrzLikeLines(lines)).slice(-MAX_CANDIDATES)));
+	const own = fillLineGaps(oneLinePerRow(mrzLikeLines(lines)).slice(-MAX_CANDIDATES));
+	const candidates = alignBlock(own);
 	timings.parse += performance.now() - t;
 	const result: MrzReadResult = { reading: null, skew, flipped: false, ocrLines: [], boxes, mrzQuads: [], inkOnly: false, lineScores: [], timings };
 	type Pass = { flipped: boolean; texts: string[]; quads: Quad[]; read: (typeof READS)[number]; inkOnly?: boolean };
@@ -338,6 +339,18 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 		// letters, run together) is no shorter on the page, and read again it merely reads otherwise.
 		const longer = await readBeyond(engine, image, found.constrained, options, timings);
 		if (longer && outranks(longer, found.constrained)) found.constrained = longer;
+	}
+	// Lines that start apart: print beside the MRZ in its row was read into the lines that start
+	// further left (a card's front scanned beside its back: the UK residence permit's `S Sample`
+	// signature, the Serbian card's `Test`). Read again from where the last of them starts. Clean
+	// readings too: a name has no check digit, and the glyphs beside it are decoded into it.
+	if (found.constrained && !found.constrained.flipped) {
+		const together = await readStartingTogether(engine, image, found.constrained, own, options, timings);
+		// Kept on as many passing check digits and valid fields, whatever the likelihoods: the glyphs
+		// beside a line make its decoding likelier, not worse (a generated card with five glyphs pasted
+		// before its name line: ROROLE<<U… at −2.8 a line against the exact OLYE<<UN… at −5.1). A cut
+		// through a line's own first glyphs fails their check digits and is not kept.
+		if (together && score(together.reading) >= score(found.constrained.reading) && invalidFields(together.reading) <= invalidFields(found.constrained.reading)) found.constrained = together;
 	}
 	// A decoded reading in doubt (a field below MIN_FIELD_CONFIDENCE, or a failing check digit): its
 	// lines are read again the other ways and the looks decoded together (mrz-decode.ts fuseViews).
@@ -518,6 +531,38 @@ async function readBeyond(engine: OcrEngine, image: Raster, found: Found, option
 		const candidate = { reading, logLikelihood: decoded.logLikelihood / count, scores, flipped: found.flipped, texts, quads, read };
 		if (!best || outranks(candidate, best)) best = candidate;
 		if (settled(reading) && !isInDoubt(reading)) break;
+	}
+	return best;
+}
+
+/**
+ * The lines read for a reading (its window and the lines below it: a TD1 decoded as the TD2 of its
+ * top two lines) read again from where the last of them starts as found (text-lines.ts
+ * startTogether; `found` are the page's lines as the detector gave them, before alignBlock carried
+ * them to their neighbours' reach), when they start apart, and decoded in every window of two and
+ * three. Null when the lines start together or nothing decodes.
+ */
+async function readStartingTogether(engine: OcrEngine, image: Raster, reading: Found, found: readonly TextLine[], options: ParseMrzOptions, timings: MrzStageTimings): Promise<Found | null> {
+	// Only the rows read as MRZ lines set the start: not a line of other print read below the block.
+	const cut = startTogether(
+		reading.quads.map(lineOfQuad),
+		found,
+		reading.texts.map((t) => t.length >= MIN_MRZ_TEXT)
+	);
+	if (!cut) return null;
+	const quads = cut.map((l) => l.quad);
+	let best: Found | null = null;
+	for (const read of READS.slice(0, 2)) {
+		const looked = await readQuads(engine, image, quads, read, timings);
+		if (!looked) continue;
+		const t = performance.now();
+		for (let start = 0; start < quads.length - 1; start++) {
+			const window = { scores: looked.scores.slice(start), texts: looked.texts.slice(start) };
+			const decoded = decodeTopWindows(window.scores, window.texts, options);
+			if (decoded && (!best || outranks(decoded, best))) best = { ...decoded, flipped: reading.flipped, texts: window.texts, quads: quads.slice(start), read };
+		}
+		timings.parse += performance.now() - t;
+		if (best && settled(best.reading) && !isInDoubt(best.reading)) break;
 	}
 	return best;
 }
