@@ -5,9 +5,10 @@ import { rectCorners } from '#lib/documents/polygon.ts';
 import { createRaster, type Quad, type Raster } from '#lib/documents/raster.ts';
 import type { TextBox } from '#lib/documents/text-detection.ts';
 import { syntheticDocuments } from '../../../../scripts/eval/synthetic-documents.ts';
+import { scores } from '../../../../tests/helpers/mrz-scores.ts';
 import { decodeImage } from './image-io.ts';
 import { OcrEngine } from './ocr-engine.ts';
-import { contradictedConfidence, crossedConfidence, differsOnlyWhereSeen, keepLookalikeDoubt, mrzLikeLines, readMrz, vouchedConfidence } from './mrz-reader.ts';
+import { contradictedConfidence, crossedConfidence, differsOnlyWhereSeen, keepLookalikeDoubt, mrzLikeLines, readMrz, unliftedConfidence, vouchedConfidence } from './mrz-reader.ts';
 
 const now = new Date('2026-11-22T12:00:00Z');
 // A TD2 card with no optional data, read two ways that differ in the given names only.
@@ -74,6 +75,23 @@ describe('crossedConfidence: the ink-only look against the reading it may replac
 		const first = Object.assign(parseMrzLines(lines, { now }), { fieldConfidence: { lastName: 0.95, firstName: 0.98, documentNumber: 0.4 } });
 		const ink = Object.assign(parseMrzLines(lines, { now }), { fieldConfidence: { lastName: 0.97, firstName: 0.5, documentNumber: 0.99 } });
 		expect(crossedConfidence(ink, first)).toEqual({ lastName: 0.97, firstName: 0.98, documentNumber: 0.99 });
+	});
+});
+
+describe('unliftedConfidence: the luma look against the reading it may replace', () => {
+	const lines = ['IRMWIRIZE<<SK<<<<<<<<<<<<<<<<<<<<<<<', 'IQ20Z8B2T1MMR7009264<3803110<<<<<<<<'];
+	it('keeps the less sure look at each field both read alike: the same pixels lift no doubt', () => {
+		const first = Object.assign(parseMrzLines(lines, { now }), { fieldConfidence: { lastName: 0.95, firstName: 0.98, optionalData: 0.5 } });
+		const grey = Object.assign(parseMrzLines(lines, { now }), { fieldConfidence: { lastName: 0.97, firstName: 0.6, optionalData: 0.72 } });
+		expect(unliftedConfidence(grey, first)).toEqual({ lastName: 0.95, firstName: 0.6, optionalData: 0.5 });
+	});
+
+	it('takes its own confidence for a field the earlier reading doubted and read otherwise, 0 where that was sure', () => {
+		const grey = Object.assign(parseMrzLines(lines, { now }), { fieldConfidence: { lastName: 0.95, firstName: 0.9, documentNumber: 0.99 } });
+		const doubted = Object.assign(parseMrzLines(['IRMWIRIZE<<<<<<<<<<<<<<<<<<<<<<<<<<<', lines[1]], { now }), { fieldConfidence: { lastName: 0.95, firstName: 0.3, documentNumber: 0.99 } });
+		expect(unliftedConfidence(grey, doubted)).toEqual({ lastName: 0.95, firstName: 0.9, documentNumber: 0.99 });
+		const sure = { ...doubted, fieldConfidence: { lastName: 0.95, firstName: 0.96, documentNumber: 0.99 } };
+		expect(unliftedConfidence(grey, sure)).toEqual({ lastName: 0.95, firstName: 0, documentNumber: 0.99 });
 	});
 });
 
@@ -317,4 +335,38 @@ describe('readMrz: print level with an MRZ line, just beside it', () => {
 		// The crops start at the MRZ, past the pasted glyphs.
 		expect(Math.min(...r.mrzQuads.flatMap((q) => q.map((p) => p[0])))).toBeGreaterThan(tx + w);
 	}, 120_000);
+});
+
+describe('readMrz: an MRZ whose glyphs are photographed in tints', () => {
+	// The Czech passport photo (DoubangoTelecom/ultimateMRZ-SDK) prints its MRZ in iridescent greens
+	// and browns: in colour the name line's fillers read as K, S and C, unsurely; in luma they read
+	// as fillers; in black ink only the tinted glyphs fade with the tint. A recogniser that sees so.
+	const TD3 = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'];
+	const tinted = Object.fromEntries(Array.from({ length: 18 }, (_, i) => [26 + i, { K: 0.5, '<': 0.3 }]));
+	const box = (cy: number): TextBox => {
+		const rect = { cx: 650, cy, width: 1130, height: 34, angle: 0 };
+		return { quad: rectCorners(rect), rect, score: 0.9 };
+	};
+	const looks: string[] = [];
+	const engine = {
+		detect: async () => [box(740), box(800)],
+		recognize: async (_image: unknown, quad: Quad, options: { grey?: boolean; inkOnly?: boolean }) => {
+			const line = Math.abs((quad[0][1] + quad[3][1]) / 2 - 740) < 10 ? 0 : 1;
+			const look = options.grey ? 'grey' : options.inkOnly ? 'ink' : 'colour';
+			looks.push(look);
+			// Black ink only: the tinted glyphs are lost, and the line reads short.
+			if (look === 'ink') return { text: TD3[line].slice(0, 20), confidence: 0.5, mrzScores: scores(TD3[line].slice(0, 20)) };
+			const misread = look === 'colour' && line === 0;
+			const text = misread ? TD3[0].slice(0, 26) + 'K'.repeat(18) : TD3[line];
+			return { text, confidence: 0.9, mrzScores: scores(TD3[line], misread ? tinted : {}) };
+		}
+	} as unknown as OcrEngine;
+
+	it('reads the lines in luma when colour and black ink leave the name in doubt, and keeps the surer reading', async () => {
+		const r = await readMrz(engine, createRaster(1300, 1000, 3, 255), { now });
+		expect(looks).toContain('grey');
+		expect(r.reading?.lines).toEqual(TD3);
+		expect(r.reading?.fieldConfidence?.firstName).toBeGreaterThan(0.9);
+		expect(r.inkOnly).toBe(false);
+	});
 });

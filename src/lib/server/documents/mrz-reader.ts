@@ -364,11 +364,24 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 	// Still in doubt: the same lines read in their black ink only, where a coloured stamp or overprint
 	// across them fades (raster.ts inkOnly), decoded on their own; kept when they read surer.
 	if (found.constrained && (!found.constrained.reading.checkDigitsValid || isInDoubt(found.constrained.reading))) {
-		const ink = await inkLooks(engine, image, found.constrained, options, timings);
+		const ink = await looksIn(engine, image, found.constrained, { inkOnly: true }, options, timings);
 		if (ink) ink.reading.fieldConfidence = crossedConfidence(ink.reading, found.constrained.reading);
 		if (ink && (readsSurer(ink.reading, found.constrained.reading) || asSureButLikelier(ink.reading, found.constrained.reading))) {
 			keepLookalikeDoubt(ink.reading, found.constrained.reading);
 			found.constrained = { ...found.constrained, ...ink, inkOnly: true };
+		}
+	}
+	// Still in doubt: the lines read in luma, decoded on their own, kept when they read surer where they
+	// read otherwise (unliftedConfidence: a field read alike is no surer for it). A tint in the glyphs
+	// themselves (a Czech passport photographed with its MRZ in iridescent greens and browns) made its
+	// name line's fillers K, S and C in colour, and fillers again in luma; black ink only lifted the
+	// tinted glyphs away with the tint.
+	if (found.constrained && (!found.constrained.reading.checkDigitsValid || isInDoubt(found.constrained.reading))) {
+		const grey = await looksIn(engine, image, found.constrained, { grey: true }, options, timings);
+		if (grey) grey.reading.fieldConfidence = unliftedConfidence(grey.reading, found.constrained.reading);
+		if (grey && (readsSurer(grey.reading, found.constrained.reading) || asSureButLikelier(grey.reading, found.constrained.reading))) {
+			keepLookalikeDoubt(grey.reading, found.constrained.reading);
+			found.constrained = { ...found.constrained, ...grey, inkOnly: false };
 		}
 	}
 	// Sure, but under coloured ink (a stamp, an overprint): the stroke across a glyph can make it another
@@ -378,7 +391,7 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 	// setting: on 232 stamped and overprinted documents of two seeds all of them vetoed the same
 	// fields, at twice the time.
 	else if (found.constrained && colouredShare(image, found.constrained.quads.slice(0, found.constrained.scores.length)) >= MARKED_SHARE) {
-		const ink = await inkLooks(engine, image, found.constrained, options, timings, READS.slice(0, 1));
+		const ink = await looksIn(engine, image, found.constrained, { inkOnly: true }, options, timings, READS.slice(0, 1));
 		if (ink) {
 			found.constrained.reading.fieldConfidence = contradictedConfidence(found.constrained.reading, ink.reading);
 			keepLookalikeDoubt(found.constrained.reading, ink.reading);
@@ -568,7 +581,7 @@ async function readStartingTogether(engine: OcrEngine, image: Raster, reading: F
 }
 
 /** The lines recognised with one read setting (MRZ alphabet); null when one gave no scores. */
-async function readQuads(engine: OcrEngine, image: Raster, quads: readonly Quad[], read: (typeof READS)[number] & { inkOnly?: boolean }, timings: MrzStageTimings): Promise<{ scores: MrzLineScores[]; texts: string[] } | null> {
+async function readQuads(engine: OcrEngine, image: Raster, quads: readonly Quad[], read: (typeof READS)[number] & { inkOnly?: boolean; grey?: boolean }, timings: MrzStageTimings): Promise<{ scores: MrzLineScores[]; texts: string[] } | null> {
 	const t = performance.now();
 	const scores: MrzLineScores[] = [];
 	const texts: string[] = [];
@@ -647,15 +660,15 @@ function decodeLooks(main: { scores: MrzLineScores[]; texts: string[] }, views: 
 }
 
 /**
- * The reading's lines read in black ink only with each of `reads` (every read setting unless told),
- * the first decoded with the others as its views (as secondLooks). Null when a look gave no scores
- * or nothing decodes.
+ * The reading's lines read in black ink only (`look` inkOnly) or in luma (`look` grey) with each of
+ * `reads` (every read setting unless told), the first decoded with the others as its views (as
+ * secondLooks). Null when a look gave no scores or nothing decodes.
  */
-async function inkLooks(engine: OcrEngine, image: Raster, first: Found, options: ParseMrzOptions, timings: MrzStageTimings, reads: readonly (typeof READS)[number][] = READS): Promise<Constrained & { texts: string[] } | null> {
+async function looksIn(engine: OcrEngine, image: Raster, first: Found, look: { inkOnly: true } | { grey: true }, options: ParseMrzOptions, timings: MrzStageTimings, reads: readonly (typeof READS)[number][] = READS): Promise<Constrained & { texts: string[] } | null> {
 	const quads = first.quads.slice(0, first.scores.length);
 	const looks: { scores: MrzLineScores[]; texts: string[] }[] = [];
 	for (const read of reads) {
-		const looked = await readQuads(engine, image, quads, { ...read, inkOnly: true }, timings);
+		const looked = await readQuads(engine, image, quads, { ...read, ...look }, timings);
 		if (looked) looks.push(looked);
 	}
 	if (looks.length === 0) return null;
@@ -733,6 +746,23 @@ export function crossedConfidence(ink: MrzReading, earlier: MrzReading): MrzRead
 	const mine = ink.fields as Record<string, unknown>;
 	const theirs = earlier.fields as Record<string, unknown>;
 	return Object.fromEntries(Object.entries(conf).map(([f, p]) => [f, (sure[f] ?? 0) >= MIN_FIELD_CONFIDENCE && mine[f] !== theirs[f] ? 0 : p]));
+}
+
+/**
+ * `look`'s confidences against the `earlier` reading of the same lines, for a look that is no new
+ * sight of them (the lines in luma: the same pixels, their colour dropped). A field read alike is as
+ * sure as the less sure look: the luma look lifts no doubt another look raised (a stamp's K mended
+ * to a filler, which no check digit tells apart, read in luma as a filler at 0.72, stayed at 0.5).
+ * A field read otherwise is as in crossedConfidence.
+ */
+export function unliftedConfidence(look: MrzReading, earlier: MrzReading): MrzReading['fieldConfidence'] {
+	const conf = look.fieldConfidence;
+	if (!conf) return conf;
+	const sure: Record<string, number | undefined> = earlier.fieldConfidence ?? {};
+	const mine = look.fields as Record<string, unknown>;
+	const theirs = earlier.fields as Record<string, unknown>;
+	const otherwise = (f: string, p: number) => ((sure[f] ?? 0) >= MIN_FIELD_CONFIDENCE ? 0 : p);
+	return Object.fromEntries(Object.entries(conf).map(([f, p]) => [f, mine[f] === theirs[f] ? Math.min(p, sure[f] ?? p) : otherwise(f, p)]));
 }
 
 /**

@@ -5,7 +5,7 @@ import ort from 'onnxruntime-node';
 import { classIndices, ctcGreedyDecode, MRZ_ALPHABET, MRZ_FILLER_WEIGHT, type CtcResult } from '#lib/documents/ctc-decode.ts';
 import type { MrzLineScores } from '#lib/documents/mrz-decode.ts';
 import { windowCuts } from '#lib/documents/line-windows.ts';
-import { crop, inkOnly, resize, type Quad, type Raster } from '#lib/documents/raster.ts';
+import { crop, inkOnly, resize, toGray, type Quad, type Raster } from '#lib/documents/raster.ts';
 import { dbPostprocess, type TextBox } from '#lib/documents/text-detection.ts';
 import { warpQuad } from '#lib/documents/warp.ts';
 import { loadInTurn } from '../event-loop.ts';
@@ -61,6 +61,8 @@ export interface RecognizeOptions {
 	windows?: number;
 	/** Read the line in its black ink only (raster.ts inkOnly): coloured marks across it fade. */
 	inkOnly?: boolean;
+	/** Read the line in luma only (raster.ts toGray): a tint over the glyphs or in them weighs as its darkness. */
+	grey?: boolean;
 }
 
 /** PaddleOCR v4 detection + recognition on onnxruntime-node. Load once, share. */
@@ -122,7 +124,7 @@ export class OcrEngine {
 		const hq = Math.max(Math.hypot(quad[3][0] - quad[0][0], quad[3][1] - quad[0][1]), Math.hypot(quad[2][0] - quad[1][0], quad[2][1] - quad[1][1]));
 		const width = Math.min(REC_MAX_WIDTH, Math.max(16, Math.round((REC_HEIGHT * wq * stretch) / Math.max(1, hq))));
 		const warped = warpQuad(image, quad, width, REC_HEIGHT, [255, 255, 255]);
-		const strip = options.inkOnly ? inkOnly(warped) : warped;
+		const strip = options.inkOnly ? inkOnly(warped) : options.grey ? toGray(warped) : warped;
 		return options.windows && options.windows > 1 ? this.recognizeWindows(strip, options.windows, options.alphabet) : this.recognizeStrip(strip, options.alphabet);
 	}
 
