@@ -362,27 +362,16 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 		}
 	}
 	// Still in doubt: the same lines read in their black ink only, where a coloured stamp or overprint
-	// across them fades (raster.ts inkOnly), decoded on their own; kept when they read surer.
-	if (found.constrained && (!found.constrained.reading.checkDigitsValid || isInDoubt(found.constrained.reading))) {
-		const ink = await looksIn(engine, image, found.constrained, { inkOnly: true }, options, timings);
-		if (ink) ink.reading.fieldConfidence = crossedConfidence(ink.reading, found.constrained.reading);
-		if (ink && (readsSurer(ink.reading, found.constrained.reading) || asSureButLikelier(ink.reading, found.constrained.reading))) {
-			keepLookalikeDoubt(ink.reading, found.constrained.reading);
-			found.constrained = { ...found.constrained, ...ink, inkOnly: true };
-		}
-	}
-	// Still in doubt: the lines read in luma, decoded on their own, kept when they read surer where they
-	// read otherwise (unliftedConfidence: a field read alike is no surer for it). A tint in the glyphs
-	// themselves (a Czech passport photographed with its MRZ in iridescent greens and browns) made its
-	// name line's fillers K, S and C in colour, and fillers again in luma; black ink only lifted the
-	// tinted glyphs away with the tint.
-	if (found.constrained && (!found.constrained.reading.checkDigitsValid || isInDoubt(found.constrained.reading))) {
-		const grey = await looksIn(engine, image, found.constrained, { grey: true }, options, timings);
-		if (grey) grey.reading.fieldConfidence = unliftedConfidence(grey.reading, found.constrained.reading);
-		if (grey && (readsSurer(grey.reading, found.constrained.reading) || asSureButLikelier(grey.reading, found.constrained.reading))) {
-			keepLookalikeDoubt(grey.reading, found.constrained.reading);
-			found.constrained = { ...found.constrained, ...grey, inkOnly: false };
-		}
+	// across them fades (raster.ts inkOnly), decoded on their own; kept when they read surer. Still in
+	// doubt after that: read in luma, kept when surer where it reads otherwise (unliftedConfidence: a
+	// field read alike is no surer for it, the same pixels with their colour dropped). A tint in the
+	// glyphs themselves (a Czech passport photographed with its MRZ in iridescent greens and browns)
+	// made its name line's fillers K, S and C in colour, and fillers again in luma; black ink only
+	// lifted the tinted glyphs away with the tint.
+	const inDoubt = (f: Found) => !f.reading.checkDigitsValid || isInDoubt(f.reading);
+	if (found.constrained && inDoubt(found.constrained)) {
+		found.constrained = await surerLook(engine, image, found.constrained, { inkOnly: true }, crossedConfidence, options, timings);
+		if (inDoubt(found.constrained)) found.constrained = await surerLook(engine, image, found.constrained, { grey: true }, unliftedConfidence, options, timings);
 	}
 	// Sure, but under coloured ink (a stamp, an overprint): the stroke across a glyph can make it another
 	// one the recogniser is sure of, where no check digit looks (seed 5503 #367: a stamp's stroke gave
@@ -675,6 +664,27 @@ async function looksIn(engine: OcrEngine, image: Raster, first: Found, look: { i
 	const [main, ...views] = looks;
 	const decoded = decodeLooks(main, views.map((v) => v.scores), options, timings);
 	return decoded && { ...decoded, texts: main.texts };
+}
+
+/**
+ * `found`, or its lines read again in `look` (looksIn) when that reads surer (readsSurer,
+ * asSureButLikelier), with `confidence` of the look against `found` and found's look-alike doubts kept.
+ */
+async function surerLook(
+	engine: OcrEngine,
+	image: Raster,
+	found: Found,
+	look: { inkOnly: true } | { grey: true },
+	confidence: (look: MrzReading, earlier: MrzReading) => MrzReading['fieldConfidence'],
+	options: ParseMrzOptions,
+	timings: MrzStageTimings
+): Promise<Found> {
+	const again = await looksIn(engine, image, found, look, options, timings);
+	if (!again) return found;
+	again.reading.fieldConfidence = confidence(again.reading, found.reading);
+	if (!readsSurer(again.reading, found.reading) && !asSureButLikelier(again.reading, found.reading)) return found;
+	keepLookalikeDoubt(again.reading, found.reading);
+	return { ...found, ...again, inkOnly: 'inkOnly' in look };
 }
 
 /**
