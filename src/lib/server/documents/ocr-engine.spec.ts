@@ -1,9 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { MRZ_ALPHABET } from '#lib/documents/ctc-decode.ts';
+import type { Quad } from '#lib/documents/raster.ts';
 import { syntheticDocuments } from '../../../../scripts/eval/synthetic-documents.ts';
 import { decodeImage } from './image-io.ts';
 import { OcrEngine } from './ocr-engine.ts';
 import { readMrz } from './mrz-reader.ts';
+
+const copy = ([a, b, c, d]: Quad): Quad => [[...a], [...b], [...c], [...d]] as Quad;
 
 describe('OcrEngine.recognize: a line read again the same way', () => {
 	// The reader's looks at a reading in doubt ask again for lines an earlier look read with the same
@@ -22,7 +25,7 @@ describe('OcrEngine.recognize: a line read again the same way', () => {
 		expect(first.text).toHaveLength(doc.mrz.at(-1)!.length);
 		expect(runs).toHaveBeenCalledTimes(1);
 		// The same quad as a new array of the same corners, the same settings: no second run.
-		const again = await engine.recognize(image, lowest.quad.map((p) => [p[0], p[1]]) as typeof lowest.quad, { stretch: 1.5, alphabet: MRZ_ALPHABET });
+		const again = await engine.recognize(image, copy(lowest.quad), { stretch: 1.5, alphabet: MRZ_ALPHABET });
 		expect(again).toBe(first);
 		expect(runs).toHaveBeenCalledTimes(1);
 		// Another setting, another look, another image of the same bytes: each runs.
@@ -40,10 +43,10 @@ describe('OcrEngine.recognize: a line read again the same way', () => {
 	it('runs again after a run that failed', async () => {
 		const engine = await OcrEngine.load();
 		const image = await decodeImage(await syntheticDocuments(1, 20261206, { damage: 'clean', layout: 'TD3' })[0].render());
-		const quad: [number, number][] = [[10, 10], [400, 10], [400, 40], [10, 40]];
+		const quad: Quad = [[10, 10], [400, 10], [400, 40], [10, 40]];
 		const runs = vi.spyOn(engine, 'recognizeStrip').mockRejectedValueOnce(new Error('the runtime failed'));
-		await expect(engine.recognize(image, quad as never)).rejects.toThrow('the runtime failed');
-		await expect(engine.recognize(image, quad as never)).resolves.toHaveProperty('text');
+		await expect(engine.recognize(image, quad)).rejects.toThrow('the runtime failed');
+		await expect(engine.recognize(image, quad)).resolves.toHaveProperty('text');
 		expect(runs).toHaveBeenCalledTimes(2);
 	}, 60_000);
 });
