@@ -117,18 +117,20 @@ export class OcrEngine {
 		return dbPostprocess(prob.data as Float32Array, pw, ph, image.width / pw, image.height / ph);
 	}
 
-	/** Reads the text line inside `quad` (corners TL, TR, BR, BL along the text). */
 	/**
 	 * Lines already read from each image, by quad and settings. The reader's looks at a reading in
-	 * doubt ask again for lines an earlier look read the same way (the first pass and the second
-	 * looks share read settings, the ink and luma looks re-read lines the first pass read): a third
-	 * to over half of the recogniser's runs on the real specimens of docs/accuracy.md. The same
-	 * pixels give the same scores, so a repeat is answered from here. Keyed by the image object,
-	 * which no reader changes once decoded: the entries go when the image does.
+	 * doubt ask again for lines an earlier look read the same way (the first pass goes through the
+	 * read settings that the second looks then ask for again): 12 % of the recogniser's runs on the
+	 * 52 real specimens of docs/performance.md ("A line read twice is read once"), half on the
+	 * slowest. The same pixels give the same scores, so a repeat is answered from here. Keyed by the
+	 * image object, which no reader changes once decoded: the entries go when the image does.
 	 */
 	readonly #lines = new WeakMap<Raster, Map<string, Promise<RecognitionResult>>>();
 
-	/** The recognition of one line of `image`, from #lines when it was read so before. */
+	/**
+	 * Reads the text line inside `quad` (corners TL, TR, BR, BL along the text); from #lines when
+	 * this image's line was read so before.
+	 */
 	recognize(image: Raster, quad: Quad, options: RecognizeOptions = {}): Promise<RecognitionResult> {
 		let lines = this.#lines.get(image);
 		if (!lines) this.#lines.set(image, (lines = new Map()));
