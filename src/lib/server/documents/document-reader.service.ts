@@ -15,7 +15,7 @@ import { rotateRaster, warpQuad } from '#lib/documents/warp.ts';
 import { yieldToRequests } from '../event-loop.ts';
 import { readDocumentBarcodes, type BarcodeRead } from './barcode-reader.ts';
 import { decodeImage, encodeJpeg } from './image-io.ts';
-import { readMrz } from './mrz-reader.ts';
+import { isInDoubt, readMrz, readsSurer } from './mrz-reader.ts';
 import { mrzSideOf, readViz, type VizReadResult } from './viz-reader.ts';
 import { MIN_FIELD_CONFIDENCE } from '#lib/documents/field-confidence.ts';
 import { OcrEngine } from './ocr-engine.ts';
@@ -295,7 +295,16 @@ export class DocumentReader {
 				// against 29 upright). Only such photos pay for the extra reads. The rectified page first,
 				// then the photo itself (a sideways Dutch specimen's outline was wrong: turned, the photo
 				// read exactly and the page did not).
+				// A reading in doubt along lines that run up or down the photo is read again on the photo turned
+				// that way up: 3 of 22 webcam and phone photos of real cards, stored sideways (2026-12-02), took
+				// the address and CUIL lines above the MRZ into a TD1 (its check digits made to pass by the
+				// decoder) and refused it, where the photo turned upright read exactly at once. One turn, the
+				// one that stands the reading's own text upright; kept only when surer (mrz-reader.ts
+				// readsSurer). Not for a facing page's columns: its reading runs along the MRZ, not sideways.
 				let quarter = 0;
+				// The reading's text direction in the photo, upside down included (rotateRaster's sense: positive is anticlockwise).
+				const along = ((r.skew + (r.flipped ? 180 : 0)) * Math.PI) / 180;
+				const sideways = r.reading !== null && (!r.reading.checkDigitsValid || isInDoubt(r.reading)) && Math.abs(Math.cos(along)) < 0.5;
 				if (!r.reading && runsSideways(r.boxes)) {
 					const sources = w.side.quad ? [w.document, w.image] : [w.document];
 					turning: for (const source of sources) {
@@ -313,6 +322,17 @@ export class DocumentReader {
 							}
 						}
 					}
+				} else if (sideways) {
+					// Text read at −90° stands upright turned clockwise, at +90° anticlockwise.
+					const clockwise = Math.sin(along) < 0;
+					const turned = quarterTurn(w.document, clockwise);
+					const again = await readMrz(this.ocr, turned, { ...mrzOptions, rectified: w.side.quad !== null });
+					for (const k of ['det', 'rec', 'parse'] as const) again.timings[k] += r.timings[k];
+					if (again.reading && readsSurer(again.reading, r.reading!)) {
+						r = again;
+						w.document = turned;
+						quarter = clockwise ? -90 : 90;
+					} else r.timings = again.timings;
 				}
 				// Read on the page turned level: the visual zone and the portrait are looked for there too.
 				if (r.levelled) {

@@ -613,7 +613,7 @@ function colouredShare(image: Raster, quads: readonly Quad[]): number {
 }
 
 /** Some field of the reading is less sure than a reading may pass with (its check digits aside). */
-function isInDoubt(reading: MrzReading): boolean {
+export function isInDoubt(reading: MrzReading): boolean {
 	return Object.values(reading.fieldConfidence ?? {}).some((p) => p < MIN_FIELD_CONFIDENCE);
 }
 
@@ -693,7 +693,7 @@ async function surerLook(
  * is no MRZ at all: a facing page's columns, read first, decoded with three of four passing; their
  * ink look decoded with four, which ended the search there (seed 4242 #12), unsure of 9 fields of 10.
  */
-function readsSurer(a: MrzReading, b: MrzReading): boolean {
+export function readsSurer(a: MrzReading, b: MrzReading): boolean {
 	if (score(a) !== score(b)) return score(a) > score(b) && doubtedFields(a) === 0;
 	return doubtedFields(a) < doubtedFields(b);
 }
