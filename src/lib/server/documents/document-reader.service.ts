@@ -297,8 +297,8 @@ export class DocumentReader {
 				// read exactly and the page did not).
 				// A reading in doubt along lines that run up or down the photo is read again on the photo turned
 				// that way up: 3 of 22 webcam and phone photos of real cards, stored sideways (2026-12-02), took
-				// the address and CUIL lines above the MRZ into a TD1 (its check digits made to pass by the
-				// decoder) and refused it, where the photo turned upright read exactly at once. One turn, the
+				// the address and CUIL lines above the MRZ into a TD1 (in two, its check digits made to pass
+				// by the decoder) and refused it, where the photo turned upright read exactly at once. One turn, the
 				// one that stands the reading's own text upright; kept only when surer (mrz-reader.ts
 				// readsSurer). Not for a facing page's columns: its reading runs along the MRZ, not sideways.
 				let quarter = 0;
