@@ -90,16 +90,25 @@ function boxBlurVertical(src: Raster, r: number): Raster {
 
 /** A specular glare blob: a soft white ellipse of radius `size` × the shorter side, placed by `random`. */
 export function glare(src: Raster, size: number, random: () => number): Raster {
+	const cx = (0.2 + 0.6 * random()) * src.width;
+	const cy = (0.15 + 0.5 * random()) * src.height;
+	return glareAt(src, size, cx, cy);
+}
+
+/**
+ * A specular glare blob centred at (`cx`, `cy`) px: a soft white ellipse 1.6 times as wide as high,
+ * of radius `size` × the shorter side, lifting each pixel towards white by up to `strength` at its
+ * centre (0.92: black ink comes out 20 grey levels below white paper).
+ */
+export function glareAt(src: Raster, size: number, cx: number, cy: number, strength = 0.92): Raster {
 	const { width: w, height: h, channels: c, data } = src;
 	const out = new Uint8Array(data);
 	const r = size * Math.min(w, h);
-	const cx = (0.2 + 0.6 * random()) * w;
-	const cy = (0.15 + 0.5 * random()) * h;
 	for (let y = Math.max(0, Math.floor(cy - r)); y < Math.min(h, Math.ceil(cy + r)); y++)
 		for (let x = Math.max(0, Math.floor(cx - 1.6 * r)); x < Math.min(w, Math.ceil(cx + 1.6 * r)); x++) {
 			const d = Math.hypot((x - cx) / 1.6, y - cy) / r;
 			if (d >= 1) continue;
-			const a = 0.92 * (1 - d * d);
+			const a = strength * (1 - d * d);
 			for (let ch = 0; ch < Math.min(3, c); ch++) {
 				const k = (y * w + x) * c + ch;
 				out[k] = Math.round(data[k] + (255 - data[k]) * a);

@@ -19,7 +19,7 @@ import { states } from 'mrz';
 import { buildMrz, type MrzSource } from '../../src/lib/documents/mrz-build.ts';
 import type { Raster } from '../../src/lib/documents/raster.ts';
 import { cardSvg, esc, guilloche, label, mm, mrzLine, printedDate, type Card } from '../fixtures/document-svg.ts';
-import { blur, glare, perspective, rotate, seededRandom, toJpeg, toPng } from './camera-damage.ts';
+import { blur, glare, glareAt, perspective, rotate, seededRandom, toJpeg, toPng } from './camera-damage.ts';
 
 export type SyntheticLayout = 'TD1' | 'TD2' | 'TD3' | 'MRV-A' | 'MRV-B';
 export const SYNTHETIC_DAMAGES = ['clean', 'guilloche', 'specimen', 'stamp', 'frontText', 'perspective', 'blur', 'glare', 'jpeg', 'exif', 'noise', 'combined', 'facingPage'] as const;
@@ -27,9 +27,11 @@ export const SYNTHETIC_DAMAGES = ['clean', 'guilloche', 'specimen', 'stamp', 'fr
  * Damages outside the rotation (so that adding one changed no seed's documents): given to every
  * document of a run by `choices.damage` (documents-synthetic.ts `--as`). `small`: the page as a web
  * page or a messenger shows it, MRZ glyphs 4.5–8 px tall (the real specimens' smallest: a 272-px
- * passport), JPEG 70–90.
+ * passport), JPEG 70–90. `glareMrz`: a glare blob centred on the MRZ itself (the rotation's `glare`
+ * is drawn anywhere on the page and mostly misses the MRZ), up to 0.7–0.92 of the way to white at
+ * its centre, then JPEG 85: a lamp or a window reflected in a card's laminate right where it is read.
  */
-export const EXTRA_DAMAGES = ['small'] as const;
+export const EXTRA_DAMAGES = ['small', 'glareMrz'] as const;
 export type SyntheticDamage = (typeof SYNTHETIC_DAMAGES)[number] | (typeof EXTRA_DAMAGES)[number];
 
 export interface SyntheticDocument {
@@ -380,7 +382,14 @@ async function heldAgain(img: Raster, r: Random): Promise<Raster> {
 
 const PRINT_ONLY: readonly SyntheticDamage[] = ['clean', 'guilloche', 'specimen', 'stamp', 'frontText', 'facingPage'];
 
-async function damaged(svg: string, damage: SyntheticDamage, r: Random, retake: boolean): Promise<Buffer> {
+/** Where the MRZ lies on the unturned page, in px: its middle, and its width. */
+interface MrzPlace {
+	cx: number;
+	cy: number;
+	width: number;
+}
+
+async function damaged(svg: string, damage: SyntheticDamage, r: Random, retake: boolean, mrzAt: MrzPlace): Promise<Buffer> {
 	const clean = await sharp(Buffer.from(svg)).png({ compressionLevel: 1 }).toBuffer();
 	if (!retake && PRINT_ONLY.includes(damage)) return sharp(clean).jpeg({ quality: 90 }).toBuffer();
 	let img = await decodeRaw(clean);
@@ -401,6 +410,11 @@ async function damaged(svg: string, damage: SyntheticDamage, r: Random, retake: 
 			return withOrientation(img, int(r, 2, 8));
 		case 'noise':
 			return toJpeg(phoneNoise(await scale(img, 0.65 + r() * 0.15), r, 6 + r() * 6), 80);
+		case 'glareMrz': {
+			const along = mrzAt.cx + (r() - 0.5) * 0.6 * mrzAt.width;
+			const across = mrzAt.cy + (r() - 0.5) * mm(6);
+			return toJpeg(glareAt(img, 0.12 + r() * 0.1, along, across, 0.7 + r() * 0.22), 85);
+		}
 		case 'small': {
 			// OCR-B's capitals stand 0.7 of the 3.5-mm font size: about 24.5 px at PX 10.
 			const glyph = 4.5 + r() * 3.5;
@@ -488,7 +502,11 @@ export function syntheticDocuments(count: number, seed = 1, choices: SyntheticCh
 				const card: Card = { wMm: g.wMm, hMm: g.hMm, body: content, tint: pick(rr, TINTS), guillochePhase: rr() * 6, guillocheHue: pick(rr, HUES) };
 				const margin = 0.05 + rr() * 0.05;
 				const svg = damage === 'facingPage' ? openBookletSvg(card, margin, seededRandom(drawSeed ^ 0x51f15e)) : cardSvg(card, margin);
-				return damaged(svg, damage, retake > 0 ? seededRandom(drawSeed + 7919 * retake) : rr, retake > 0);
+				// As cardSvg and openBookletSvg place the card (the booklet's data page is the lower one).
+				const pad = Math.round(mm(g.wMm) * margin);
+				const top = pad + (damage === 'facingPage' ? mm(g.hMm) : 0);
+				const mrzAt = { cx: pad + mm(g.x + (2.54 * mrz[0].length) / 2), cy: top + mm((g.baselines[0] + g.baselines[g.baselines.length - 1]) / 2 - 1.2), width: mm(2.54 * mrz[0].length) };
+				return damaged(svg, damage, retake > 0 ? seededRandom(drawSeed + 7919 * retake) : rr, retake > 0, mrzAt);
 			}
 		});
 	}
