@@ -8,7 +8,7 @@
  *   npx tsx scripts/eval/documents-synthetic.ts [--count 504] [--seed 1] [--limit N] [--damages clean,blur] [--indices 3,17]
  *     [--jsonl FILE] [--temperature T] [--mrz-decode text]   (text: the reader before constrained decoding)
  *     [--no-viz]   (the reader without the visual-zone cross-check)
- *     [--as small]   (every document under one damage outside the rotation: EXTRA_DAMAGES)
+ *     [--as small|glareMrz]   (every document under one damage outside the rotation: EXTRA_DAMAGES)
  *     [--tamper firstName]   (every document that prints names printed with that field unlike its MRZ)
  *     [--journey [--max-tries N]]   (each document through the node's tries, as a user would go on)
  *
