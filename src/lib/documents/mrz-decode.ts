@@ -937,6 +937,34 @@ function lookalikeVotes(layout: MrzLayout, post: Posteriors, entrySteps: readonl
 /** Where a layout's names are: [line, start, end) of the name field. */
 export const nameField = (layout: MrzLayout): Range => FIELDS[layout].names;
 
+/**
+ * The fields in which no check digit tells a K from a filler (optional data, a passport's personal
+ * number: a K weighs 20, nothing modulo 10) where `other` differs from `target` only by K's in the
+ * target's trailing fillers: each such K stands where the target has a filler, after a filler, with
+ * nothing but fillers after it to the field's end. A greedy reading of a blurred run of fillers reads
+ * every other one a K (seed 5050 #466, combined damage: `<<<<K<<<<<<<<<<` for empty optional data,
+ * every check digit passing). No data stands alone past a field's fillers, so such K's are no second
+ * opinion on the field; a K right after the data, or first in the field, may be data, and is one.
+ */
+export function fillersReadAsK(layout: MrzLayout, target: readonly string[], other: readonly string[]): MrzConfidenceField[] {
+	if (target.length !== other.length || target.some((l, i) => l.length !== other[i].length)) return [];
+	const spec = FIELDS[layout];
+	const fields = [...spec.free.filter((f) => f.name === 'optionalData'), ...spec.checked.filter((f) => f.name === 'personalNumber')];
+	const out: MrzConfidenceField[] = [];
+	for (const name of new Set(fields.map((f) => f.name))) {
+		let differs = false, only = true;
+		for (const { range: [l, s, e] } of fields.filter((f) => f.name === name))
+			for (let i = s; i < e; i++) {
+				if (target[l][i] === other[l][i]) continue;
+				differs = true;
+				const trailing = i > s && target[l][i - 1] === '<' && /^<*$/.test(target[l].slice(i, e));
+				if (other[l][i] !== 'K' || !trailing) only = false;
+			}
+		if (differs && only) out.push(name);
+	}
+	return out;
+}
+
 const isNameChar = (ch: string) => isLetterChar(ch) || ch === '<';
 function inNameField(layout: MrzLayout, line: number, position: number): boolean {
 	const [l, s, e] = FIELDS[layout].names;

@@ -3,6 +3,9 @@ import { checkDigitMatches } from './check-digit.ts';
 /** Layouts that the grouping step recognises by line count and length. */
 export type MrzLayout = 'TD1' | 'TD2' | 'TD3' | 'MRV-A' | 'MRV-B';
 
+/** `format` (a parsed reading's, which may name a national layout too) is one of the ICAO layouts. */
+export const isMrzLayout = (format: string): format is MrzLayout => format === 'TD1' || format === 'TD2' || format === 'TD3' || format === 'MRV-A' || format === 'MRV-B';
+
 /** Character class of each position: A letters, N digits, X either, `-` left alone. */
 type Pattern = string;
 

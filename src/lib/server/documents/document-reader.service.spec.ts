@@ -518,6 +518,18 @@ describe('readDocument: look-alike glyphs told apart by the document itself', ()
 		await expectRefusedUnlessRight(doc, 'documentNumber', 1);
 	}, SLOW);
 
+	it('passes a card whose empty optional data the text reading read with a K among its fillers', async () => {
+		// Seed 5050, first read 2026-12-02, combined damage: read exactly, every check digit passing,
+		// the decoding sure of the fillers (0.8); the greedy text reading, its check digits passing
+		// too (a K weighs nothing modulo 10), read `<<<<K<<<<<<<<<<` and vetoed the field to 0.
+		const doc = syntheticDocuments(467, 5050)[466];
+		expect([doc.damage, doc.layout, doc.mrz[0].slice(15)]).toEqual(['combined', 'TD1', '<'.repeat(15)]);
+		const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(r.mrz?.lines).toEqual(doc.mrz);
+		expect(r.mrz?.fieldConfidence?.optionalData).toBeGreaterThanOrEqual(0.75);
+		expect(judgeDocument(r, { failed: 0, max: 3 }).kind).toBe('accept');
+	}, SLOW);
+
 	it('spells as printed a given name the MRZ read fairly surely with a glyph lost under glare', async () => {
 		// Seed 8080, first read 2026-11-29: LOTH read LOH at 0.79 (above the 0.75 bar); the print's LOTH,
 		// a glyph more, counted only as doubt, and the wrong name was accepted.

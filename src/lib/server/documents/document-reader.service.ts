@@ -5,7 +5,7 @@ import { checkAllowedDocumentType, type DocumentTypeDecision, type MrtdType } fr
 import type { ExtractedData } from '#lib/documents/extracted-data.ts';
 import { quadSize } from '#lib/documents/homography.ts';
 import type { MrzLineScores } from '#lib/documents/mrz-decode.ts';
-import type { MrzLayout } from '#lib/documents/mrz-lines.ts';
+import { isMrzLayout } from '#lib/documents/mrz-lines.ts';
 import { parseMrzLines, type MrzReading, type ParseMrzOptions } from '#lib/documents/mrz-parse.ts';
 import { printedNames } from '#lib/documents/printed-names.ts';
 import { quarterTurn, type Quad, type Raster } from '#lib/documents/raster.ts';
@@ -182,8 +182,6 @@ export function withPrintedNames(reading: MrzReading, lineScores: readonly MrzLi
 	const check = compareVizWithMrz(viz.printed.labelled, viz.printed.others, mrzSideOf(renamed));
 	return { reading: renamed, check: { ...check, fromPrint: named.fields } };
 }
-
-const isMrzLayout = (f: MrzReading['format']): f is MrzLayout => f === 'TD1' || f === 'TD2' || f === 'TD3' || f === 'MRV-A' || f === 'MRV-B';
 
 /** The check names of mrz-parse.ts (the mrz package's) as extractedData / fieldConfidence names. */
 const CHECKED_FIELD: Record<string, string> = { birthDate: 'dateOfBirth', expirationDate: 'expiryDate' };

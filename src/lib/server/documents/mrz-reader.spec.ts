@@ -35,6 +35,47 @@ describe('vouchedConfidence: the text reading vouches field by field', () => {
 		expect([a.checkDigitsValid, b.checkDigitsValid]).toEqual([true, true]);
 		expect(vouchedConfidence({ documentNumber: 0.99, lastName: 0.96 }, a, b)).toEqual({ documentNumber: 0, lastName: 0.96 });
 	});
+
+	// Seed 5050 #466 (combined damage): the greedy reading read a K in the card's empty optional data.
+	const card = ['IRATG6FRHI07F67<<<<<<<<<<<<<<<', '5002098F2911021ATG9821667<<<<9', 'UNTHOBKIIO<<KA<IOANNIS<QUQUBIN'];
+	const cardConf = { optionalData: 0.8, documentNumber: 0.98, lastName: 0.88, firstName: 0.9 };
+	const withLine = (lines: string[], l: number, line: string) => lines.map((x, i) => (i === l ? line : x));
+
+	it('keeps optional data that the text reading differs on only by K’s among its trailing fillers', () => {
+		const a = parseMrzLines(card, { now });
+		const b = parseMrzLines(withLine(card, 0, 'IRATG6FRHI07F67<<<<K<<<<<<<<<<'), { now });
+		expect(b.checkDigitsValid).toBe(true);
+		expect(vouchedConfidence(cardConf, a, b)).toEqual(cardConf);
+		// Every other filler a K, on both optional-data lines of a card with none.
+		const c = parseMrzLines(withLine(withLine(card, 0, 'IRATG6FRHI07F67<K<K<K<KKK<K<<<'), 1, '5002098F2911021ATG9821667<KK<9'), { now });
+		expect(vouchedConfidence(cardConf, a, c)).toEqual(cardConf);
+	});
+
+	it('still zeroes optional data where the K follows the data, or another letter stands among the fillers', () => {
+		const a = parseMrzLines(card, { now });
+		// Right after the data: the K may be its last character, lost by the decoding.
+		const after = parseMrzLines(withLine(card, 1, '5002098F2911021ATG9821667K<<<9'), { now });
+		expect(vouchedConfidence(cardConf, a, after).optionalData).toBe(0);
+		// Another letter past the data is data (an S weighs 28: here both still differ in the field).
+		const other = parseMrzLines(withLine(card, 0, 'IRATG6FRHI07F67<<<<S<<<<<<<<<<'), { now });
+		expect(vouchedConfidence(cardConf, a, other).optionalData).toBe(0);
+		// A K as the field's first character, right after the number's check digit.
+		const first = parseMrzLines(withLine(card, 0, 'IRATG6FRHI07F67K<<<<<<<<<<<<<<'), { now });
+		expect(vouchedConfidence(cardConf, a, first).optionalData).toBe(0);
+		// And the names' K's are no fillers' doing: a name read otherwise is still zeroed.
+		const name = parseMrzLines(withLine(card, 2, 'UNTHOBKIIO<<KA<IOANNIS<QUQUBIK'), { now });
+		expect(vouchedConfidence(cardConf, a, name)).toMatchObject({ optionalData: 0.8, lastName: 0.88, firstName: 0 });
+	});
+
+	it('keeps a passport personal number read with K’s in its trailing fillers, not one read otherwise', () => {
+		const td3 = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'];
+		const a = parseMrzLines(td3, { now });
+		const k = parseMrzLines(withLine(td3, 1, 'L898902C36UTO7408122F1204159ZE184226B<K<K<10'), { now });
+		const data = parseMrzLines(withLine(td3, 1, 'L898902C36UTO7408122F1204159ZE184226BK<<<<10'), { now });
+		expect(k.checkDigitsValid).toBe(true);
+		expect(vouchedConfidence({ personalNumber: 0.9 }, a, k)).toEqual({ personalNumber: 0.9 });
+		expect(vouchedConfidence({ personalNumber: 0.9 }, a, data)).toEqual({ personalNumber: 0 });
+	});
 });
 
 describe('differsOnlyWhereSeen: a text reading that differs only where the pixels overruled it', () => {

@@ -1,5 +1,6 @@
 import { MRZ_ALPHABET } from '#lib/documents/ctc-decode.ts';
-import { decodeMrz, type DecodedMrz, type MrzLineScores } from '#lib/documents/mrz-decode.ts';
+import { decodeMrz, fillersReadAsK, type DecodedMrz, type MrzLineScores } from '#lib/documents/mrz-decode.ts';
+import { isMrzLayout } from '#lib/documents/mrz-lines.ts';
 import { parseMrzLines, readMrzFromText, type MrzReading, type ParseMrzOptions } from '#lib/documents/mrz-parse.ts';
 import { colouredInkShare, crop, type Quad, type Raster } from '#lib/documents/raster.ts';
 import { boxesAlong, skewHypotheses } from '#lib/documents/skew.ts';
@@ -829,11 +830,13 @@ export function differsOnlyWhereSeen(target: MrzReading, other: MrzReading): boo
  * `conf` with 0 for each field that `other` reads differently from `target`. A field neither reading
  * has agrees: empty optional data is left out of both readings' fields, and was zeroed whenever the
  * two differed anywhere else (seed 505: a name read two ways also sent the visa's empty optional
- * data to a retake).
+ * data to a retake). Nor does a field that `other` differs on only by K's in `target`'s trailing
+ * fillers (mrz-decode.ts fillersReadAsK): the greedy reading's way with a blurred run of fillers.
  */
 export function vouchedConfidence(conf: NonNullable<MrzReading['fieldConfidence']>, target: MrzReading, other: MrzReading): NonNullable<MrzReading['fieldConfidence']> {
 	const same = other.lines.join('\n') === target.lines.join('\n');
 	const mine = target.fields as Record<string, unknown>;
 	const theirs = other.fields as Record<string, unknown>;
-	return Object.fromEntries(Object.entries(conf).map(([f, p]) => [f, same || mine[f] === theirs[f] ? p : 0]));
+	const fillers: string[] = isMrzLayout(target.format) ? fillersReadAsK(target.format, target.lines, other.lines) : [];
+	return Object.fromEntries(Object.entries(conf).map(([f, p]) => [f, same || mine[f] === theirs[f] || fillers.includes(f) ? p : 0]));
 }
