@@ -405,7 +405,10 @@ describe('readDocument: look-alike glyphs told apart by the document itself', ()
 		// Read `MEX<<<<<K<<<<<2` before. K is worth 20 and `<` 0: the composite passes either way.
 		expect(r.mrz?.lines).toEqual(doc.mrz);
 		expect(r.mrz?.checkDigitsValid).toBe(true);
-		expect(r.mrz?.fieldConfidence?.optionalData).toBeLessThanOrEqual(0.5);
+		// In doubt on the black-ink look's own reading of the fillers (0.72). Until 2026-12-02 the text
+		// reading's K, the stamp's stroke, also vetoed the field to 0; a K among trailing fillers no
+		// longer does (mrz-decode.ts fillersReadAsK), and the reading's own doubt is what refuses it.
+		expect(r.mrz?.fieldConfidence?.optionalData).toBeLessThan(MIN_FIELD_CONFIDENCE);
 		expect(judgeDocument(r, { failed: 0, max: 3 }).kind).toBe('retry');
 	}, SLOW);
 
