@@ -210,6 +210,20 @@ describe('fillLineGaps', () => {
 		expect(fillLineGaps(block([386, 438, 490], [770, 770, 770]))).toHaveLength(3);
 		expect(fillLineGaps(block([200, 490], [770, 770]))).toHaveLength(2);
 	});
+
+	it("measures two spacings by the block's own spacing where its lines show one", () => {
+		// Seed 8282 #128 (a generated TD1 under combined damage): the front's print 74 px above the
+		// second MRZ line, 2.89 of its heights (short of 2.9), the first line lost in an overprint's box,
+		// the last two lines 39 px apart. Between print and second line, one spacing above the second.
+		const lines = fillLineGaps([...groupTextLines([box(250, 253, 420, 21, 0)], 0), ...block([327, 366], [600, 600])]);
+		expect(lines).toHaveLength(4);
+		expect(lines[1].boxes).toBe(0);
+		expect(lines[1].y).toBeCloseTo(290, 0);
+		// Without the block's spacing below (one line under the print), heights alone decide: nothing.
+		expect(fillLineGaps([...groupTextLines([box(250, 253, 420, 21, 0)], 0), ...block([327], [600])])).toHaveLength(2);
+		// One and a half spacings apart is not two.
+		expect(fillLineGaps([...groupTextLines([box(250, 269, 420, 21, 0)], 0), ...block([327, 366], [600, 600])])).toHaveLength(3);
+	});
 });
 
 describe('linesAround: an MRZ block seated on its one clean line', () => {

@@ -198,14 +198,18 @@ function apart<G extends { y0: number; y1: number; members: TextBox[] }>(g: G, c
  * about two spacings apart with nothing between, the middle line was lost, most often merged with an
  * overprint across it (a `SPECIMEN` crossing a TD1 card's second line came out as one box three
  * times a line's height): a line is put where it must be, half way between, for the recogniser to
- * try. Lines `a` above and `b` below: 2.9–4.5 of their heights apart (one spacing is 1.7–2.2).
+ * try. Lines `a` above and `b` below: 2.9–4.5 of their heights apart (one spacing is 1.7–2.2), or
+ * 1.75–2.3 of the block's own spacing where it shows one (`blockPitch`).
  */
 export function fillLineGaps(lines: readonly TextLine[]): TextLine[] {
 	const out: TextLine[] = [];
+	const pitch = blockPitch(lines);
 	for (const [i, b] of lines.entries()) {
 		const a = lines[i - 1];
 		const h = a ? Math.max(a.height, b.height) : 0;
-		if (a && b.y - a.y >= 2.9 * h && b.y - a.y <= 4.5 * h && Math.abs(wrap(a.angle - b.angle)) < 3) {
+		const gap = a ? b.y - a.y : 0;
+		const twoSpacings = (gap >= 2.9 * h && gap <= 4.5 * h) || (pitch !== null && gap >= 1.75 * pitch && gap <= 2.3 * pitch);
+		if (a && twoSpacings && Math.abs(wrap(a.angle - b.angle)) < 3) {
 			const angle = a.angle + wrap(b.angle - a.angle) / 2;
 			const r = (angle * Math.PI) / 180;
 			// Across the text, half way; along it, as far as either reaches (an overprint can cut one short).
@@ -218,6 +222,22 @@ export function fillLineGaps(lines: readonly TextLine[]): TextLine[] {
 		out.push(b);
 	}
 	return out;
+}
+
+/**
+ * The spacing of the block's lines where the page shows it: the lowest two lines one spacing apart
+ * (1.3–2.5 of their heights; the MRZ is at the bottom). Heights alone misjudge two spacings when the
+ * line above the gap is other print: a card's front text over a TD1 whose first line an overprint
+ * swallowed into one tall box stood 74 px above the second line, 2.89 of its heights (short of 2.9)
+ * and 1.9 of the 39-px spacing of the lines below it. Null when no two lines stand one spacing apart.
+ */
+function blockPitch(lines: readonly TextLine[]): number | null {
+	for (let i = lines.length - 1; i > 0; i--) {
+		const a = lines[i - 1], b = lines[i];
+		const h = Math.max(a.height, b.height);
+		if (b.y - a.y >= 1.3 * h && b.y - a.y <= 2.5 * h && Math.abs(wrap(a.angle - b.angle)) < 3) return b.y - a.y;
+	}
+	return null;
 }
 
 /**

@@ -314,6 +314,25 @@ describe('readDocument: an MRZ line the detector lost to an overprint', () => {
 		expect(r.mrz?.lines).toEqual(doc.mrz);
 	}, SLOW);
 
+	// Seed 8282 (first read on 2026-12-06): under combined damage, the card's front print above the MRZ
+	// (`09061995 ABW RVLDVWDF5 LOSU`, bold sans) was decoded as a TD1's first line in place of a line
+	// the overprint hid, every field of the result wrong (refused: three check digits failed).
+	it('reads the TD1 line the overprint box stood between, not the print above the MRZ', async () => {
+		const doc = syntheticDocuments(441, 8282)[440];
+		expect([doc.damage, doc.layout]).toEqual(['combined', 'TD1']);
+		const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(r.mrz?.lines).toEqual(doc.mrz);
+		expect(r.fields.checkDigitsValid).toBe('true');
+	}, SLOW);
+
+	it('reads the TD1 first line swallowed by the overprint, one line spacing above the second', async () => {
+		const doc = syntheticDocuments(129, 8282)[128];
+		expect([doc.damage, doc.layout]).toEqual(['combined', 'TD1']);
+		const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(r.mrz?.lines).toEqual(doc.mrz);
+		expect(r.fields.checkDigitsValid).toBe('true');
+	}, SLOW);
+
 	it('keeps the black-ink reading of a name under the overprint when both looks are as much in doubt', async () => {
 		// Seed 2026, first read on 2026-11-28: the red letters across KSENIA read KSENIAA<ALLE at 0.19 in
 		// the colour image; in black ink only KSENIA at 0.49. Both leave three fields in doubt, and the

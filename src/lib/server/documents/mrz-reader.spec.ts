@@ -218,6 +218,19 @@ describe('mrzLikeLines: which text lines may be the MRZ', () => {
 		const stamped = [line(52, 1188, 763, 36), line(99, 224, 796, 29), line(46, 1191, 825, 45)];
 		expect(mrzLikeLines(stamped)).toEqual([stamped[0], stamped[2]]);
 	});
+
+	it('finds the line beside an MRZ line past an overprint box that stands between them in page order', () => {
+		// Seed 8282 #440 (a generated TD1 under combined damage): `SPECIMEN` across the last two lines
+		// came out as one box 54 px high, its middle between theirs; the last line's left part, found
+		// short (221 px), was dropped as beside no long line, and the front's print read in its place.
+		const second = line(36, 632, 336, 22.8);
+		const overprint = line(235, 666, 363, 53.9);
+		const last = line(29, 250, 374, 23.2);
+		expect(mrzLikeLines([second, overprint, last])).toEqual([second, last]);
+		// A line of the overprint's height is still a neighbour, and stands too close to be one.
+		const word = line(235, 466, 363, 23);
+		expect(mrzLikeLines([second, word, last])).toEqual([second]);
+	});
 });
 
 describe('readMrz: an MRZ block seated on the one line that read as MRZ', () => {
@@ -246,6 +259,37 @@ describe('readMrz: an MRZ block seated on the one line that read as MRZ', () => 
 		// seated line stands a whole pitch from the number line.
 		expect(read).toContain(Math.round(800 - 1.9 * 48));
 		expect(read).toContain(Math.round(800 - 1.5 * 48));
+	});
+});
+
+describe('readMrz: print below the MRZ and a line put between', () => {
+	// A visa sticker's MRZ with two lines of print below it (the fixture visa_mrvb_pol_1, doubled):
+	// the print's lines stand 38 px apart, the MRZ's second line 70 px above the first of them (1.84
+	// of that spacing), so a line is put between (`fillLineGaps`). Read upwards, print, print and the
+	// line put there made three lines without a filler, and the read gave up before the MRZ.
+	const MRZ = ['V<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<', 'L8988901C4XXX4009078F9612109<<<<<<<<'];
+	const box = (cy: number, height: number): TextBox => {
+		const rect = { cx: 628, cy, width: 1040, height, angle: 0 };
+		return { quad: rectCorners(rect), rect, score: 0.9 };
+	};
+	const read: number[] = [];
+	const engine = {
+		detect: async () => [box(652, 31), box(696, 31), box(766, 24), box(804, 25)],
+		recognize: async (_image: unknown, quad: Quad) => {
+			const cy = (quad[0][1] + quad[3][1]) / 2;
+			read.push(Math.round(cy));
+			// Upside down (the corners turned), every line reads as junk.
+			if (quad[0][0] > quad[1][0]) return { text: 'DDHSI', confidence: 0.9 };
+			return { text: Math.abs(cy - 652) < 8 ? MRZ[0] : Math.abs(cy - 696) < 8 ? MRZ[1] : 'PF2005CP20042005VLA1V', confidence: 0.9 };
+		}
+	} as unknown as OcrEngine;
+
+	it('counts only lines the detector found towards giving up, and reads on to the MRZ', async () => {
+		const r = await readMrz(engine, createRaster(1300, 1000, 3, 255), { now });
+		expect(r.reading?.lines).toEqual(MRZ);
+		expect(r.reading?.checkDigitsValid).toBe(true);
+		// The line put between the MRZ and the print was read: it is what the search went past.
+		expect(read).toContain(731);
 	});
 });
 
