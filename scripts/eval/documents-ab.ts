@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ort from 'onnxruntime-node';
+import { MIN_FIELD_CONFIDENCE } from '../../src/lib/documents/field-confidence.ts';
 import { cliArg } from './face-photos.ts';
 
 const here = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -32,7 +33,7 @@ session.run = function (...a: unknown[]) {
 };
 
 interface Reader {
-	read(bytes: Buffer, options: object): Promise<{ mrz: { lines: string[]; fieldConfidence?: object } | null; problems: unknown; viz: unknown; fields: unknown }>;
+	read(bytes: Buffer, options: object): Promise<{ mrz: { lines: string[]; fieldConfidence?: Record<string, number> } | null; problems: unknown; viz: unknown; fields: unknown }>;
 }
 const load = async (dir: string): Promise<Reader> => (await import(join(resolve(dir), 'src/lib/server/documents/document-reader.service.ts'))).DocumentReader.load();
 const builds = [
@@ -45,6 +46,7 @@ for (const file of files) {
 	const bytes = readFileSync(file);
 	const seen: string[] = [];
 	const cells: string[] = [];
+	const summaries: string[] = [];
 	for (const b of builds) {
 		runs = 0;
 		const t = performance.now();
@@ -53,11 +55,15 @@ for (const file of files) {
 		b.ms.push(ms);
 		b.runs += runs;
 		seen.push(JSON.stringify([out.mrz?.lines, out.mrz?.fieldConfidence, out.problems, out.viz, out.fields]));
+		const doubted = Object.entries(out.mrz?.fieldConfidence ?? {}).filter(([, p]) => p < MIN_FIELD_CONFIDENCE).map(([f, p]) => `${f}=${p.toFixed(2)}`);
+		summaries.push(`${out.mrz?.lines.join(' | ') ?? 'no MRZ'}; doubted [${doubted.join(' ')}]; ${JSON.stringify(out.problems)}`);
 		cells.push(`${Math.round(ms)} ms ${runs} runs`);
 	}
 	const alike = seen.every((s) => s === seen[0]);
 	if (!alike) differ++;
 	console.log(`${file}: ${cells.join(' | ')} ${alike ? 'alike' : 'DIFFERENT'}`);
+	// What differs, for a reader of the log: each build's lines, its fields in doubt and its problems.
+	if (!alike) for (const [k, b] of builds.entries()) console.log(`  ${b.name}: ${summaries[k]}`);
 }
 const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
 const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0);

@@ -4,7 +4,7 @@ import { rectCorners } from './polygon.ts';
 import { createRaster } from './raster.ts';
 import { boxesAlong, skewByProjection, skewFromBoxes, skewHypotheses } from './skew.ts';
 import { dbPostprocess, type TextBox } from './text-detection.ts';
-import { alignBlock, fillLineGaps, flipQuad, groupTextLines, lineOfQuad, linesAround, oneLinePerRow, startTogether } from './text-lines.ts';
+import { alignBlock, fillLineGaps, flipQuad, groupTextLines, lineInBoxBelow, lineOfQuad, linesAround, oneLinePerRow, startTogether } from './text-lines.ts';
 import { rotateRaster } from './warp.ts';
 
 function box(cx: number, cy: number, width: number, height: number, angle = 0): TextBox {
@@ -223,6 +223,33 @@ describe('fillLineGaps', () => {
 		expect(fillLineGaps([...groupTextLines([box(250, 253, 420, 21, 0)], 0), ...block([327], [600])])).toHaveLength(2);
 		// One and a half spacings apart is not two.
 		expect(fillLineGaps([...groupTextLines([box(250, 269, 420, 21, 0)], 0), ...block([327, 366], [600, 600])])).toHaveLength(3);
+	});
+});
+
+describe('lineInBoxBelow', () => {
+	// Seed 2468 #154 (a generated TD1 under combined damage): its last two found lines 38 px apart,
+	// 22 px high; the third line merged with a SPECIMEN overprint into a box 67 px high below them.
+	const block = (ys: number[], heights: number[]) => groupTextLines(ys.map((y, i) => box(330, y, 594, heights[i], 0)), 0);
+
+	it('puts the last line where it must stand inside the tall box below', () => {
+		const found = block([295, 333], [22, 23.5]);
+		const overprint = block([363], [66.7]);
+		const lines = lineInBoxBelow(found, [...found, ...overprint]);
+		expect(lines).toHaveLength(3);
+		expect(lines[2].boxes).toBe(0);
+		expect(lines[2].y).toBeCloseTo(371, 0);
+		expect(lines[2].height).toBeCloseTo(found[1].height, 5);
+	});
+
+	it('puts nothing without such a box there, or without two lines one spacing apart', () => {
+		const found = block([295, 333], [22, 23.5]);
+		// A line of the block's own height below is a line, found already or not of the block.
+		expect(lineInBoxBelow(found, [...found, ...block([371], [23])])).toHaveLength(2);
+		// A tall box further down than one spacing (the overprint over print below the MRZ).
+		expect(lineInBoxBelow(found, [...found, ...block([440], [66.7])])).toHaveLength(2);
+		// The bottom two lines three heights apart: no spacing to go by.
+		const apart = block([260, 333], [22, 23.5]);
+		expect(lineInBoxBelow(apart, [...apart, ...block([400], [66.7])])).toHaveLength(2);
 	});
 });
 

@@ -225,6 +225,27 @@ export function fillLineGaps(lines: readonly TextLine[]): TextLine[] {
 }
 
 /**
+ * The block's last line lost in an overprint's box below it: one spacing under the bottom two lines
+ * (one spacing apart) stands a box at least 1.5 times a line's height that covers where the next
+ * line would be. There is no line below to put one between (`fillLineGaps`): generated seed 2468
+ * #154, a `SPECIMEN` across a TD1 card's last line came out as one box 67 px high among 22-px lines,
+ * and the card's front print above the MRZ was read as its first line. A line is put where the last
+ * must stand, for the recogniser to try; `all` are the page's lines, the box among them.
+ */
+export function lineInBoxBelow(block: readonly TextLine[], all: readonly TextLine[]): TextLine[] {
+	const [a, b] = block.slice(-2);
+	if (!a || !b) return block.slice();
+	const h = Math.max(a.height, b.height);
+	const pitch = b.y - a.y;
+	if (pitch < 1.3 * h || pitch > 2.5 * h || Math.abs(wrap(a.angle - b.angle)) >= 3) return block.slice();
+	const y = b.y + pitch;
+	const box = all.find((l) => l.height >= 1.5 * h && l.y - l.height / 2 <= y && l.y + l.height / 2 >= y && Math.abs(wrap(l.angle - b.angle)) < 5);
+	if (!box) return block.slice();
+	const line = { angle: b.angle, x0: Math.min(b.x0, box.x0), x1: Math.max(b.x1, box.x1), y0: b.y0 + pitch, y1: b.y1 + pitch };
+	return [...block, { ...line, quad: lineQuad(line), width: line.x1 - line.x0, height: line.y1 - line.y0, y, boxes: 0 }];
+}
+
+/**
  * The spacing of the block's lines where the page shows it: the lowest two lines one spacing apart
  * (1.3–2.5 of their heights; the MRZ is at the bottom). Heights alone misjudge two spacings when the
  * line above the gap is other print: a card's front text over a TD1 whose first line an overprint

@@ -6,7 +6,7 @@ import { colouredInkShare, crop, type Quad, type Raster } from '#lib/documents/r
 import { boxesAlong, skewHypotheses } from '#lib/documents/skew.ts';
 import { rotateRaster } from '#lib/documents/warp.ts';
 import type { TextBox } from '#lib/documents/text-detection.ts';
-import { alignBlock, fillLineGaps, flipQuad, groupTextLines, lineOfQuad, linesAround, oneLinePerRow, startTogether, type TextLine } from '#lib/documents/text-lines.ts';
+import { alignBlock, fillLineGaps, flipQuad, groupTextLines, lineInBoxBelow, lineOfQuad, linesAround, oneLinePerRow, startTogether, type TextLine } from '#lib/documents/text-lines.ts';
 import { MIN_FIELD_CONFIDENCE } from '#lib/documents/field-confidence.ts';
 import type { OcrEngine } from './ocr-engine.ts';
 
@@ -260,7 +260,7 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 	// Only text running along the MRZ band: a facing page's vertical text would bend the lines.
 	const lines = groupTextLines(boxesAlong(boxes, skew), skew, grouping);
 	// The MRZ sits at the bottom: try the lowest long lines first, keep page order for grouping.
-	const own = fillLineGaps(oneLinePerRow(mrzLikeLines(lines)).slice(-MAX_CANDIDATES));
+	const own = lineInBoxBelow(fillLineGaps(oneLinePerRow(mrzLikeLines(lines)).slice(-MAX_CANDIDATES)), lines);
 	const candidates = alignBlock(own);
 	timings.parse += performance.now() - t;
 	const result: MrzReadResult = { reading: null, skew, flipped: false, ocrLines: [], boxes, mrzQuads: [], inkOnly: false, lineScores: [], timings };
