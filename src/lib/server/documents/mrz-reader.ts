@@ -276,8 +276,8 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 		const texts: string[] = [];
 		const quads: Quad[] = [];
 		const scores: (MrzLineScores | undefined)[] = [];
-		// Lines read that the detector found: a line put where one must be (`fillLineGaps`, boxes 0) is
-		// a guess, not print seen, and does not count towards giving up below.
+		// Lines read that the detector found: a line put where one must be (`fillLineGaps`,
+		// `lineInBoxBelow`: boxes 0) is a guess, not print seen, and does not count towards giving up.
 		let seen = 0;
 		// The MRZ is at the bottom of the page: read upwards and stop as soon as a group checks out.
 		for (let i = ordered.length - 1; i >= 0; i--) {
