@@ -15,7 +15,7 @@ import { mrzCheckDigit } from './check-digit.ts';
 import { MRZ_ALPHABET } from './ctc-decode.ts';
 import { lineMarginals } from './ctc-marginals.ts';
 import { isoDate } from './document-dates.ts';
-import { GLYPH_PAIRS, glyphVotes, taughtVotes, type DoubtfulGlyph, type GlyphExample, type GlyphLine, type GlyphVote, type UnsureGlyph } from './mrz-glyphs.ts';
+import { GLYPH_PAIRS, MAX_SHORTFALL, glyphVotes, taughtVotes, type DoubtfulGlyph, type GlyphExample, type GlyphLine, type GlyphVote, type UnsureGlyph } from './mrz-glyphs.ts';
 import type { MrzLayout } from './mrz-lines.ts';
 import type { Raster } from './raster.ts';
 
@@ -352,7 +352,7 @@ function compositeValid(lines: readonly string[], composite: NonNullable<FieldSp
 }
 
 /** Decodes one layout from its lines' position probabilities. */
-function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly GlyphVote[] = []): Omit<DecodedMrz, 'layout' | 'logLikelihood'> {
+function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly GlyphVote[] = [], weakened?: Weakened): Omit<DecodedMrz, 'layout' | 'logLikelihood'> {
 	const spec = FIELDS[layout];
 	const inNames = (v: GlyphVote) => inNameField(layout, v.line, v.position);
 	const nameVotes = votes.filter(inNames);
@@ -561,6 +561,18 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 	// recogniser is often sure of the wrong one, so such a field is only as sure as a coin toss, unless
 	// the pixels clearly told each look-alike of the field apart (mrz-glyphs.ts) and agree with the reading.
 	const lookalikeDoubt: MrzConfidenceField[] = [];
+	// A glyph read otherwise only because the pixels said "not a 0" or "neither" (`weakenUnlike`):
+	// another capture must read it alike. Where the recogniser's own reading passed its checks too,
+	// the two are an O/0 doubt the print cannot settle (its O's and 0's go through the same
+	// recogniser); where it failed them, this is the check digits' repair, in doubt as any other.
+	for (const at of weakened?.places ?? []) {
+		const [tl, ti] = at.split(':').map(Number);
+		if (lines[tl][ti] === weakened!.plain[tl][ti]) continue;
+		const field = [...spec.checked, ...spec.free].find(({ range: [l, s, e] }) => tl === l && ti >= s && ti < e);
+		if (!field) continue;
+		conf(field.name, NAME_VOTE_DOUBT);
+		if (weakened!.plainValid && !lookalikeDoubt.includes(field.name)) lookalikeDoubt.push(field.name);
+	}
 	const clear = clearlySeen(seen, votes);
 	const leaning = leaningGlyphs(votes, lines);
 	if (checksValid)
@@ -652,9 +664,14 @@ function repairOptionalData(lines: readonly string[], spec: FieldSpec): string[]
  */
 const SEEN_SHORTFALL = 0.08;
 
-/** Places ("line:pos") whose glyph looked less like the kind it was voted than SEEN_SHORTFALL allows: damaged print. */
+/**
+ * Places ("line:pos") whose glyph looked less like the kind it was voted than SEEN_SHORTFALL allows:
+ * damaged print. Not through a vote of one kind's examples alone (`unlike`): its shortfall is from
+ * the 0's only, and a letter-prefixed number with a 0 unlike its page's others (glare across a
+ * phone screenshot: Australia's fixture specimen `PA0940409`, 0.36 short) was read as before.
+ */
 function atypicalGlyphs(votes: readonly GlyphVote[]): Set<string> {
-	return new Set(votes.filter((v) => v.shortfall !== undefined && v.shortfall > SEEN_SHORTFALL).map((v) => `${v.line}:${v.position}`));
+	return new Set(votes.filter((v) => !v.unlike && v.shortfall !== undefined && v.shortfall > SEEN_SHORTFALL).map((v) => `${v.line}:${v.position}`));
 }
 
 /**
@@ -888,6 +905,54 @@ function applyVotes(post: Posteriors, votes: readonly GlyphVote[]): Map<string, 
 	return seen;
 }
 
+/** What a glyph unlike the document's 0's (mrz-glyphs.ts GlyphVote `unlike`) leaves to the 0: a check digit may keep it. */
+const UNLIKE_LEFT = 0.2;
+/**
+ * What a glyph unlike both the O's and the 0's of its document (no verdict: MAX_SHORTFALL) leaves
+ * at least to the one the recogniser did not read: its print is damaged, and so is the recogniser's
+ * preference. Seed 3737 #55 (2026-12-06), a stamp across `DIL8OBD0W`, O and 0 at places weighted 3
+ * and 3: the 0 was clearly voted 0, the O's glyph met neither kind (0.76 against examples meeting
+ * each other at 0.94 and better), and the recogniser's sure 0 there put the O at the voted 0's place.
+ */
+const DAMAGED_LEFT = 0.3;
+
+/** Places ("line:pos") `weakenUnlike` changed, and the lines decoded without the change (passing their checks or not). */
+interface Weakened {
+	places: readonly string[];
+	plain: readonly string[];
+	plainValid: boolean;
+}
+
+/**
+ * Weakens the recogniser where the pixels doubt it without a verdict the margin rules accept: a
+ * glyph read 0 and unlike every 0 of a document that teaches no O (`unlike`) leans to O, and an O/0
+ * unlike both kinds' examples is left to the check digits. Returns the places changed.
+ */
+function weakenUnlike(post: Posteriors, votes: readonly GlyphVote[]): string[] {
+	const places: string[] = [];
+	for (const v of votes) {
+		const row = post[v.line][v.position];
+		if (v.unlike && MRZ_ALPHABET[argmax(row)] === '0') {
+			// "Not a 0": OCR-B's O, the glyph nearest a 0 (the recogniser's own second choice, often Q
+			// or D, is no likelier for it: seed 3737 #198 gave Q). D and Q keep what they had.
+			const win = idx('O'), lose = idx('0');
+			const pair = row[win] + row[lose];
+			if (row[win] >= pair * (1 - UNLIKE_LEFT)) continue;
+			row[win] = pair * (1 - UNLIKE_LEFT);
+			row[lose] = pair * UNLIKE_LEFT;
+		} else if (v.verdict === null && !v.standIn && !v.taught && (v.shortfall ?? 0) > MAX_SHORTFALL && v.scores.O !== undefined && v.scores['0'] !== undefined) {
+			const o = idx('O'), zero = idx('0');
+			const pair = row[o] + row[zero];
+			if (Math.min(row[o], row[zero]) >= pair * DAMAGED_LEFT) continue;
+			const [more, less] = row[o] > row[zero] ? [o, zero] : [zero, o];
+			row[more] = pair * (1 - DAMAGED_LEFT);
+			row[less] = pair * DAMAGED_LEFT;
+		} else continue;
+		places.push(`${v.line}:${v.position}`);
+	}
+	return places;
+}
+
 const isLetterChar = (ch: string) => ch >= 'A' && ch <= 'Z';
 
 /** An example glyph must be read at least this surely to teach the pixels what its character looks like. */
@@ -1009,7 +1074,26 @@ export function decodeMrz(scores: readonly MrzLineScores[], options: { readLengt
 	}
 	const post = options.views?.length ? fuseViews(layout, m.post, options.views) : m.post;
 	const votes = lookalikeVotes(layout, post, m.entrySteps, scores);
-	return { layout, logLikelihood: m.logLikelihood, ...decodeFields(layout, post, votes) };
+	// The pixels' weaker word (`weakenUnlike`) decides only what the check digits leave open, and a
+	// reading it changed is doubted: decoded with and without it, a field that differs is in doubt.
+	const weak = post.map((line) => line.map((row) => Float64Array.from(row)));
+	const places = weakenUnlike(weak, votes);
+	if (places.length === 0) return { layout, logLikelihood: m.logLikelihood, ...decodeFields(layout, post, votes) };
+	const plain = decodeFields(layout, post, votes);
+	const read = decodeFields(layout, weak, votes, { places, plain: plain.lines, plainValid: plain.checksValid });
+	// Only a reading the check digits, composite included, accept: a field no check digit of its own
+	// covers takes the weakened glyph as it stands, and a true 0 under a stamp is unlike the others
+	// too (Serbia's specimen card: a 0 of its optional data 0.16 short of the card's 0's).
+	// And one it changed: else the recogniser's own reading stands, confidences and all.
+	if (!read.checksValid || read.lines.join('\n') === plain.lines.join('\n')) return { layout, logLikelihood: m.logLikelihood, ...plain };
+	// Nor is it surer than the recogniser's own reading where that passed its checks too (a D the
+	// pixels find unlike every 0 is no surer a D: a 0 under a stamp's ink is unlike them too), nor
+	// lifts that reading's doubt over O and 0.
+	if (plain.checksValid) {
+		for (const [field, p] of Object.entries(plain.fieldConfidence) as [MrzConfidenceField, number][]) read.fieldConfidence[field] = Math.min(read.fieldConfidence[field] ?? p, p);
+		for (const field of plain.lookalikeDoubt) if (!read.lookalikeDoubt.includes(field)) read.lookalikeDoubt.push(field);
+	}
+	return { layout, logLikelihood: m.logLikelihood, ...read };
 }
 
 /**

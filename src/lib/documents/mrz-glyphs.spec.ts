@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { glyphVotes, MAX_SHORTFALL, TAUGHT_FLOOR, taughtVotes, type GlyphExample, type GlyphLine } from './mrz-glyphs.ts';
+import { glyphVotes, MAX_SHORTFALL, TAUGHT_FLOOR, taughtVotes, UNLIKE_SHORTFALL, type GlyphExample, type GlyphLine } from './mrz-glyphs.ts';
 
 const PITCH = 30;
 const LEFT = 12;
@@ -57,6 +57,25 @@ describe('glyphVotes', () => {
 		const examples = [...examplesOf(0, names, (c) => /[A-Z]/.test(c)), ...examplesOf(1, numbers, (c) => /[1-9]/.test(c))].filter((e) => !(e.line === 1 && e.position < 16));
 		const votes = glyphVotes(lines, [{ line: 1, position: 0, pair: ['O', '0'] }, { line: 1, position: 5, pair: ['I', '1'] }], examples);
 		expect(votes.map((v) => `${v.position}:${v.verdict}`)).toEqual(['5:1']);
+	});
+
+	it("says an O is no 0 when the document teaches its 0's and no O, and says nothing of a 0 there", async () => {
+		// Names without an O, dates full of 0's, a number mixing both (seed 3737 #198: `R2Z9OKOZF3`,
+		// both O's read 0 under a stamp, a pair the check digit cannot see).
+		// Place 28 is left blank: a cell with no glyph (an alignment a place off) says nothing.
+		const text = 'R2Z9OKOZF3SUR9105218M2505299 <<<<<<<SUVA<<KIRSTEN<<<<<<20100706';
+		const examples = examplesOf(0, text, (c) => c === '0').filter((e) => e.position > 8);
+		const votes = glyphVotes([await strip(text)], [4, 6, 15, 28].map((position) => ({ line: 0, position, pair: ['O', '0'] as const })), examples);
+		expect(votes.map((v) => [v.position, v.verdict, v.unlike])).toEqual([
+			[4, 'O', true],
+			[6, 'O', true]
+		]);
+		for (const v of votes) {
+			expect(v.margin).toBe(0);
+			expect(v.shortfall).toBeGreaterThan(UNLIKE_SHORTFALL);
+		}
+		// Without 0's alike among themselves (one example) there is nothing to be unlike.
+		expect(glyphVotes([await strip(text)], [{ line: 0, position: 4, pair: ['O', '0'] }], examples.slice(0, 1))).toEqual([]);
 	});
 
 	it("tells a name's chevron from a letter through the document's letters when it has no K to compare with", async () => {

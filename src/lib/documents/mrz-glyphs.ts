@@ -47,7 +47,30 @@ export interface GlyphVote {
 	shortfall?: number;
 	/** Chosen among every character the document teaches (`taughtVotes`), not between a look-alike pair. */
 	taught?: true;
+	/**
+	 * The document teaches only `pair[1]`, and the glyph is unlike its examples (UNLIKE_SHORTFALL):
+	 * the verdict `pair[0]` means "not `pair[1]`", from one kind's examples alone (`margin` 0).
+	 */
+	unlike?: true;
 }
+
+/**
+ * A glyph is "not a 0" when the document's 0's, alike among themselves (UNLIKE_FLOOR), are all
+ * less like it than this short of how they look like one another. Many documents have no O to
+ * learn from (names without one) and many 0's (their dates), and under a stamp the recogniser reads
+ * a number's O's as 0's, two of them passing the check digit together. On seed 3737's stamped and
+ * combined pages (2026-12-06), compared with the 0's alone: stamped O's fell short of them by
+ * 0.19–0.30, blurred ones (combined damage) by only 0.03–0.08, true 0's by 0.00–0.09. A 0 under a
+ * stamp's ink falls short too: the vote moves a reading only where the check digits allow, and a
+ * reading it moved is doubted (mrz-decode.ts `weakenUnlike`).
+ */
+export const UNLIKE_SHORTFALL = 0.15;
+export const UNLIKE_FLOOR = 0.9;
+/**
+ * ...and the glyph is still something like them: a cell with no glyph in it (an alignment off by a
+ * place: seed 3737 #271's cell met the 0's at -0.03) says nothing of what the place holds.
+ */
+export const UNLIKE_MIN = 0.5;
 
 /**
  * A glyph closer to one character's examples than to the other's is that character only if it looks
@@ -353,6 +376,11 @@ export function glyphVotes(lines: readonly GlyphLine[], doubtful: readonly Doubt
 		const byChar = d.pair.map((ch) => examples.filter((e) => e.char === ch && usable(e)).slice(0, MAX_EXAMPLES));
 		const standIn = byChar[0].length === 0 && d.standIn !== undefined;
 		if (standIn) byChar[0] = standInExamples(examples, (e) => d.standIn!(e.char) && e.char !== d.pair[1] && usable(e));
+		if (byChar[0].length === 0 && !standIn && d.pair[1] === '0' && byChar[1].length >= 2) {
+			const unlike = unlikeVote(d, byChar[1], sim);
+			if (unlike) votes.push(unlike);
+			continue;
+		}
 		if (byChar.some((list) => list.length === 0)) continue;
 		const best = (l: number, p: number, list: readonly GlyphExample[]) => Math.max(-1, ...list.filter((e) => !(e.line === l && e.position === p)).map((e) => sim(l, p, e.line, e.position)));
 		// The examples' own lesson: each closer to its kind than to the other kind, by how much. Stand-ins
@@ -377,6 +405,15 @@ export function glyphVotes(lines: readonly GlyphLine[], doubtful: readonly Doubt
 		votes.push({ line: d.line, position: d.position, scores, verdict: decided ? d.pair[closer] : null, margin, ...(standIn ? { standIn } : {}), ...(shortfall !== undefined ? { shortfall } : {}) });
 	}
 	return votes;
+}
+
+/** "Not `pair[1]`" (GlyphVote `unlike`), from that character's examples alone; null when they do not say so. */
+function unlikeVote(d: DoubtfulGlyph, kind: readonly GlyphExample[], sim: (l1: number, p1: number, l2: number, p2: number) => number): GlyphVote | null {
+	const best = (l: number, p: number) => Math.max(-1, ...kind.filter((e) => !(e.line === l && e.position === p)).map((e) => sim(l, p, e.line, e.position)));
+	const floor = Math.min(...kind.map((e) => best(e.line, e.position)));
+	const score = best(d.line, d.position);
+	if (floor < UNLIKE_FLOOR || floor - score <= UNLIKE_SHORTFALL || score < UNLIKE_MIN) return null;
+	return { line: d.line, position: d.position, scores: { [d.pair[1]]: score }, verdict: d.pair[0], margin: 0, shortfall: floor - score, unlike: true };
 }
 
 /**
