@@ -1,15 +1,15 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { glyphVotes, MAX_SHORTFALL, TAUGHT_FLOOR, taughtVotes, UNLIKE_SHORTFALL, type GlyphExample, type GlyphLine } from './mrz-glyphs.ts';
+import { glyphVotes, HEIGHT_SEPARATION, MAX_SHORTFALL, TAUGHT_FLOOR, taughtVotes, UNLIKE_SHORTFALL, type GlyphExample, type GlyphLine } from './mrz-glyphs.ts';
 
 const PITCH = 30;
 const LEFT = 12;
 const STEP = 8;
 
 /** A line of OCR-B glyphs at a fixed pitch (as an MRZ is printed), blurred a little, as the recogniser gets it. */
-async function strip(text: string, over = ''): Promise<GlyphLine> {
+async function strip(text: string, over = '', fontSize: (ch: string) => number = () => 34): Promise<GlyphLine> {
 	const width = LEFT * 2 + PITCH * text.length;
-	const glyphs = [...text].map((ch, j) => `<text x="${LEFT + j * PITCH + 3}" y="38" font-family="OCR B" font-size="34">${ch === '<' ? '&lt;' : ch}</text>`).join('');
+	const glyphs = [...text].map((ch, j) => `<text x="${LEFT + j * PITCH + 3}" y="38" font-family="OCR B" font-size="${fontSize(ch)}">${ch === '<' ? '&lt;' : ch}</text>`).join('');
 	const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="48"><rect width="100%" height="100%" fill="#fff"/>${glyphs}${over}</svg>`;
 	const { data, info } = await sharp(Buffer.from(svg)).blur(0.8).greyscale().raw().toBuffer({ resolveWithObject: true });
 	const steps = Math.floor(width / STEP);
@@ -76,6 +76,26 @@ describe('glyphVotes', () => {
 		}
 		// Without 0's alike among themselves (one example) there is nothing to be unlike.
 		expect(glyphVotes([await strip(text)], [{ line: 0, position: 4, pair: ['O', '0'] }], examples.slice(0, 1))).toEqual([]);
+	});
+
+	it("says an O is no 0 by its height where the page's digits stand taller than its letters, and nothing where they do not", async () => {
+		// No O on the page and a single 0 (nothing for the 0's to be alike among): only heights can tell.
+		// OCR-B's digits stand about a tenth taller than its capitals; the O is a capital.
+		const text = 'R2Z9OKOZF3SUR9185218M2575299<<<<<<<SUVA<<KIRSTEN<<<<<<20';
+		const examples = examplesOf(0, text, (c) => /[1-9A-NP-Z]/.test(c)).filter((e) => e.position > 8);
+		const doubtful = [4, 6, 55].map((position) => ({ line: 0, position, pair: ['O', '0'] as const }));
+		const votes = glyphVotes([await strip(text)], doubtful, examples);
+		expect(votes.map((v) => [v.position, v.verdict, v.unlike])).toEqual([
+			[4, 'O', true],
+			[6, 'O', true]
+		]);
+		for (const v of votes) {
+			expect(v.height!.digit - v.height!.letter).toBeGreaterThan(HEIGHT_SEPARATION * v.height!.spread);
+			expect(v.height!.glyph).toBeLessThan((v.height!.digit + v.height!.letter) / 2);
+		}
+		// Digits printed no taller than the capitals (another font, or a page the camera flattened): no vote.
+		const flat = await strip(text, '', (ch) => (/[0-9]/.test(ch) ? 31 : 34));
+		expect(glyphVotes([flat], doubtful, examples)).toEqual([]);
 	});
 
 	it("tells a name's chevron from a letter through the document's letters when it has no K to compare with", async () => {

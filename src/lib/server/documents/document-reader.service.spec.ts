@@ -362,6 +362,22 @@ describe('readDocument: O’s read as 0’s under a stamp', () => {
 	}, SLOW);
 });
 
+describe('readDocument: an O no taller than the page’s letters', () => {
+	// Seed 7373 #453 (first read 2026-12-06), blur, glare and noise together: `6OBZ3EZ2D` read
+	// `20BZ3EZ2D`, a pair the check digit cannot see (7 × 6 + 3 × 24 = 114, 7 × 2 + 3 × 0 = 14); the
+	// same on a second photo, so a retake passed it wrong (flagged). The O stands as short as the
+	// page's letters, its digits clearly taller: read as no 0, the check digit then puts the 6 back.
+	it('reads a number whose O the blur made a 0 exactly, by its height, and asks for another capture', async () => {
+		const doc = syntheticDocuments(454, 7373)[453];
+		expect([doc.damage, doc.layout]).toEqual(['combined', 'TD3']);
+		expect(doc.mrz[1].slice(0, 9)).toBe('6OBZ3EZ2D');
+		const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(r.mrz?.lines).toEqual(doc.mrz);
+		expect(r.problems).toContain('LOW_CONFIDENCE');
+		expect(judgeDocument(r, { failed: 0, max: 3 }).kind).toBe('retry');
+	}, SLOW);
+});
+
 // Seed 7 of the generated set, first read whole on 2026-11-27: its one wrong-but-accepted reading,
 // and stamped TD1 cards whose empty optional data read as glyphs failed their composite on every capture.
 describe('readDocument: a stamp in the optional data, a print that says otherwise', () => {
