@@ -540,9 +540,10 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 	// two swaps among all of them nearly any check digit can be met, misprints included.
 	for (const f of failing) if (zeroOSwapPasses(lines, f)) conf(f.name, 0);
 	const checksValid = spec.checked.every((f) => checkMatches(lines, f.range, f.digit)) && (!composite || compositeValid(lines, composite));
+	const fieldAt = (line: number, position: number) => [...spec.checked, ...spec.free].find(({ range: [l, s, e] }) => line === l && position >= s && position < e);
 	for (const v of chevrons) {
 		if (lines[v.line][v.position] !== '<' || !seen.has(`${v.line}:${v.position}`)) continue;
-		const field = [...spec.checked, ...spec.free].find(({ range: [l, s, e] }) => v.line === l && v.position >= s && v.position < e);
+		const field = fieldAt(v.line, v.position);
 		if (field) conf(field.name, NAME_VOTE_DOUBT);
 	}
 	// K is worth 20 and a filler 0: no check digit, under any weight, tells one from the other. A K the
@@ -568,7 +569,7 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 	for (const at of weakened?.places ?? []) {
 		const [tl, ti] = at.split(':').map(Number);
 		if (lines[tl][ti] === weakened!.plain[tl][ti]) continue;
-		const field = [...spec.checked, ...spec.free].find(({ range: [l, s, e] }) => tl === l && ti >= s && ti < e);
+		const field = fieldAt(tl, ti);
 		if (!field) continue;
 		conf(field.name, NAME_VOTE_DOUBT);
 		if (weakened!.plainValid && !lookalikeDoubt.includes(field.name)) lookalikeDoubt.push(field.name);

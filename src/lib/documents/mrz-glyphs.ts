@@ -414,6 +414,8 @@ export function glyphVotes(lines: readonly GlyphLine[], doubtful: readonly Doubt
 		if (!pageHeights.has(size)) pageHeights.set(size, heightsOnPage(examples.filter((e) => sizeOf(e.line) === size), heightOf));
 		return pageHeights.get(size)!;
 	};
+	// A glyph's best likeness to a list of examples (never to itself).
+	const best = (l: number, p: number, list: readonly GlyphExample[]) => Math.max(-1, ...list.filter((e) => !(e.line === l && e.position === p)).map((e) => sim(l, p, e.line, e.position)));
 	for (const d of doubtful) {
 		if (!cellAt(d.line, d.position)) continue;
 		const size = sizeOf(d.line);
@@ -422,12 +424,11 @@ export function glyphVotes(lines: readonly GlyphLine[], doubtful: readonly Doubt
 		const standIn = byChar[0].length === 0 && d.standIn !== undefined;
 		if (standIn) byChar[0] = standInExamples(examples, (e) => d.standIn!(e.char) && e.char !== d.pair[1] && usable(e));
 		if (byChar[0].length === 0 && !standIn && d.pair[1] === '0') {
-			const unlike = (byChar[1].length >= 2 ? unlikeVote(d, byChar[1], sim) : null) ?? shortVote(d, heightsOf(size), heightOf(d.line, d.position));
+			const unlike = (byChar[1].length >= 2 ? unlikeVote(d, byChar[1], best) : null) ?? shortVote(d, heightsOf(size), heightOf(d.line, d.position));
 			if (unlike) votes.push(unlike);
 			continue;
 		}
 		if (byChar.some((list) => list.length === 0)) continue;
-		const best = (l: number, p: number, list: readonly GlyphExample[]) => Math.max(-1, ...list.filter((e) => !(e.line === l && e.position === p)).map((e) => sim(l, p, e.line, e.position)));
 		// The examples' own lesson: each closer to its kind than to the other kind, by how much. Stand-ins
 		// are of many kinds (an A is not closer to an R than to a chevron): only the real kind teaches.
 		let lesson = Infinity;
@@ -453,10 +454,9 @@ export function glyphVotes(lines: readonly GlyphLine[], doubtful: readonly Doubt
 }
 
 /** "Not `pair[1]`" (GlyphVote `unlike`), from that character's examples alone; null when they do not say so. */
-function unlikeVote(d: DoubtfulGlyph, kind: readonly GlyphExample[], sim: (l1: number, p1: number, l2: number, p2: number) => number): GlyphVote | null {
-	const best = (l: number, p: number) => Math.max(-1, ...kind.filter((e) => !(e.line === l && e.position === p)).map((e) => sim(l, p, e.line, e.position)));
-	const floor = Math.min(...kind.map((e) => best(e.line, e.position)));
-	const score = best(d.line, d.position);
+function unlikeVote(d: DoubtfulGlyph, kind: readonly GlyphExample[], best: (line: number, position: number, list: readonly GlyphExample[]) => number): GlyphVote | null {
+	const floor = Math.min(...kind.map((e) => best(e.line, e.position, kind)));
+	const score = best(d.line, d.position, kind);
 	if (floor < UNLIKE_FLOOR || floor - score <= UNLIKE_SHORTFALL || score < UNLIKE_MIN) return null;
 	return { line: d.line, position: d.position, scores: { [d.pair[1]]: score }, verdict: d.pair[0], margin: 0, shortfall: floor - score, unlike: true };
 }
