@@ -360,7 +360,9 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 	// K: "a letter", not which one). No check digit can confirm it: K is worth 20 and `<` 0, alike
 	// under every weight modulo 10. So the field stays in doubt, as a mended name does (below).
 	const chevrons = votes.filter((v) => v.scores['<'] !== undefined && !inNames(v) && v.verdict === '<');
-	const seen = applyVotes(post, [...votes.filter((v) => v.scores['<'] === undefined && !inNames(v)), ...chevrons]);
+	const numberVotes = [...votes.filter((v) => v.scores['<'] === undefined && !inNames(v)), ...chevrons];
+	const overturned = overturnedSure(post, numberVotes);
+	const seen = applyVotes(post, numberVotes);
 	const chars = post.map((line) => line.map((row) => MRZ_ALPHABET[argmax(row)]));
 	const confidence: DecodedMrz['fieldConfidence'] = {};
 	const conf = (name: MrzConfidenceField, p: number) => (confidence[name] = Math.min(confidence[name] ?? 1, p));
@@ -575,6 +577,7 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 		if (weakened!.plainValid && !lookalikeDoubt.includes(field.name)) lookalikeDoubt.push(field.name);
 	}
 	const clear = clearlySeen(seen, votes);
+	for (const at of overturned) clear.delete(at);
 	const leaning = leaningGlyphs(votes, lines);
 	if (checksValid)
 		for (const f of [...spec.checked.map((c) => ({ name: c.name, range: c.range })), ...spec.free.filter((x) => x.name === 'optionalData')])
@@ -705,6 +708,36 @@ function leaningGlyphs(votes: readonly GlyphVote[], lines: readonly string[]): S
 		if (v.scores[own] === undefined || v.scores[other] === undefined) continue;
 		// A verdict for the other too weak to move the glyph (VOTE_MARGIN), or none, with a clear lean.
 		if (v.verdict === other || (v.verdict === null && v.scores[other] - v.scores[own] >= LEAN_GAP)) out.add(`${v.line}:${v.position}`);
+	}
+	return out;
+}
+
+/**
+ * The recogniser's own reading of a glyph counts as sure here: a vote against it is a disagreement
+ * between two witnesses, not a doubt settled.
+ */
+const SURE_READ = 0.9;
+
+/**
+ * Places ("line:pos") where a vote (`applyVotes`) would move a glyph the recogniser read surely as
+ * the other of a look-alike pair that holds no 0: B/8, I/1, S/5, Z/2, G/6, T/7. The vote still moves
+ * it, but it settles nothing (`clearlySeen`): where the swap back passes every check digit too
+ * (`hiddenLookalikeSwap`), the field is in doubt. The O/0 family is left out: there the recogniser is
+ * often sure and wrong, and no wrong O/0/D vote fell within MAX_SHORTFALL (mrz-glyphs.ts); the
+ * others' wrong votes fall short by as little as right ones. Seed 6262 #180 (2026-12-06), combined
+ * damage: `BG86B09P5` read B, B at 0.93–0.99 on every look; the page's one B example stood on the
+ * name line under glare, its 8's in the dates below, and both B's were voted 8 at a shortfall of
+ * 0.06 (the 8's floor 0.90). `8G86809P5` passes its check digit and the composite (B and 8 are
+ * 3 apart, at places weighted 7 and 3), and was read at 0.97, in no doubt.
+ */
+function overturnedSure(post: Posteriors, votes: readonly GlyphVote[]): string[] {
+	const out: string[] = [];
+	for (const v of votes) {
+		const pair = Object.keys(v.scores);
+		if (!v.verdict || v.margin < VOTE_MARGIN || pair.length !== 2 || pair.includes('0') || pair.includes('<')) continue;
+		const row = post[v.line][v.position];
+		const read = argmax(row);
+		if (MRZ_ALPHABET[read] !== v.verdict && pair.includes(MRZ_ALPHABET[read]) && row[read] >= SURE_READ) out.push(`${v.line}:${v.position}`);
 	}
 	return out;
 }
