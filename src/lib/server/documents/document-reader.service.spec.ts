@@ -396,6 +396,23 @@ describe('readDocument: a look-alike the recogniser was sure of and the pixels v
 	}, SLOW);
 });
 
+describe('readDocument: an MRZ without a filler run', () => {
+	// Seed 6262 #291 (first read 2026-12-06), a TD1 under perspective whose every field is full: a
+	// 9-glyph number, full optional data, a 30-glyph name with single fillers. No line holds `<<`,
+	// which the constrained decoding took as "not an MRZ", so only the greedy text was parsed, and it
+	// reads a name's last K as a filler misread (`MASKSAIOS<`); a second photo read the same and the
+	// node passed it, flagged, with the name wrong.
+	it('decodes it from the recogniser scores once its text passes every check digit', async () => {
+		const doc = syntheticDocuments(292, 6262)[291];
+		expect([doc.damage, doc.layout]).toEqual(['perspective', 'TD1']);
+		expect(doc.mrz.some((line) => line.includes('<<'))).toBe(false);
+		const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(r.mrz?.lines).toEqual(doc.mrz);
+		expect(r.mrz?.fieldConfidence?.documentNumber).toBeGreaterThan(0.9);
+		expect(judgeDocument(r, { failed: 0, max: 3 }).kind).toBe('retry');
+	}, SLOW);
+});
+
 // Seed 7 of the generated set, first read whole on 2026-11-27: its one wrong-but-accepted reading,
 // and stamped TD1 cards whose empty optional data read as glyphs failed their composite on every capture.
 describe('readDocument: a stamp in the optional data, a print that says otherwise', () => {

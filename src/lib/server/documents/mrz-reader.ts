@@ -112,12 +112,18 @@ interface Constrained {
 /**
  * Constrained decoding of the MRZ windows that start at the newest (topmost) line read: two lines
  * (TD2/TD3/MRV) and three (TD1). The layout comes from the probabilities, not from the greedy text.
+ * `textChecked`: the greedy text of these lines parsed as an MRZ whose every check digit passes.
  */
-function decodeTopWindows(scores: readonly (MrzLineScores | undefined)[], texts: readonly string[], options: ParseMrzOptions): Constrained | null {
+function decodeTopWindows(scores: readonly (MrzLineScores | undefined)[], texts: readonly string[], options: ParseMrzOptions, textChecked = false): Constrained | null {
 	let best: Constrained | null = null;
 	for (const count of [2, 3]) {
-		// Every MRZ has a filler run somewhere; header text above a card's MRZ has none.
-		if (scores.length < count || texts.slice(0, count).some((t) => t.length < MIN_MRZ_TEXT) || !texts.slice(0, count).some((t) => t.includes('<<'))) continue;
+		// Nearly every MRZ has a filler run somewhere; header text above a card's MRZ has none. One whose
+		// fields are all full has none either, and its greedy text passing every check digit says it is
+		// an MRZ: seed 6262 #291 (2026-12-06), a TD1 with a 9-glyph number, full optional data and a
+		// 30-glyph name, `NEQUNESU<SUGUHOBIJO<MASKSAIOSK`, was left to the text reading alone, which
+		// takes a name's last K for a filler read as K (`MASKSAIOS<`): refused as uncertain, and
+		// passed wrong when a second photo read the same.
+		if (scores.length < count || texts.slice(0, count).some((t) => t.length < MIN_MRZ_TEXT) || !(textChecked || texts.slice(0, count).some((t) => t.includes('<<')))) continue;
 		const window = scores.slice(0, count).filter((s) => s !== undefined);
 		if (window.length < count) continue;
 		const decoded = decodeMrz(window, { readLengths: texts.slice(0, count).map((t) => t.length) });
@@ -298,7 +304,7 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 			if (texts.length < 2) continue;
 			t = performance.now();
 			const reading = readMrzFromText(texts, options);
-			const constrained = options.constrained === false ? null : decodeTopWindows(scores, texts, options);
+			const constrained = options.constrained === false ? null : decodeTopWindows(scores, texts, options, !!reading?.checkDigitsValid);
 			timings.parse += performance.now() - t;
 			if (reading && (!found.best || score(reading) > score(found.best.reading))) found.best = { reading, flipped, texts: texts.slice(), quads: quads.slice(), read: { stretch, windows } };
 			if (constrained && (!found.constrained || outranks(constrained, found.constrained))) {
