@@ -583,7 +583,7 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 		for (const f of [...spec.checked.map((c) => ({ name: c.name, range: c.range })), ...spec.free.filter((x) => x.name === 'optionalData')])
 			if (hiddenLookalikeSwap(lines, post, f.range, spec, clear, atypicalGlyphs(votes), leaning)) {
 				conf(f.name, Math.min(confidence[f.name] ?? 1, 0.5));
-				lookalikeDoubt.push(f.name);
+				if (!lookalikeDoubt.includes(f.name)) lookalikeDoubt.push(f.name);
 			}
 	const seenAsDecoded = [...clear].filter(([at, ch]) => {
 		const [l, i] = at.split(':').map(Number);
