@@ -55,6 +55,13 @@ describe('normaliseMrzLines', () => {
 		expect(thomas.lines[2]).toBe('DOE<<THOMAS<<<<<<<<<<<<<<<<<<<');
 	});
 
+	it('keeps a name that ends in CK, and turns a CK that follows a filler into fillers', () => {
+		const line1 = 'I<UTOD231458907<<<<<<<<<<<<<<<', line2 = '7408122M1204159UTO<<<<<<<<<<<6';
+		expect(normaliseMrzLines([line1, line2, 'SMITH<<PATRICK<<<<<<<<<<<<<<<<'], 'TD1').lines[2]).toBe('SMITH<<PATRICK<<<<<<<<<<<<<<<<');
+		expect(normaliseMrzLines([line1, line2, 'BECK<<JACK<CK<<<<<<<<<<<<<<<<<'], 'TD1').lines[2]).toBe('BECK<<JACK<<<<<<<<<<<<<<<<<<<<');
+		expect(normaliseMrzLines([line1, line2, 'SMITH<<ANNACKK<<<<<<<<<<<<<<<<'], 'TD1').lines[2]).toBe('SMITH<<ANNA<<<<<<<<<<<<<<<<<<<');
+	});
+
 	it('restores a misread surname separator only when the names have none', () => {
 		const deu = normaliseMrzLines(['IDD<<T220001293<<<<<<<<<<<<<<<', '6408125<2010315D<<<<<<<<<<<<<4', 'MUSTERMANNK<ERIKA<<<<<<<<<<<<<'], 'TD1');
 		expect(deu.lines[2]).toBe('MUSTERMANN<<ERIKA<<<<<<<<<<<<<');

@@ -264,7 +264,8 @@ const NAME_FIELDS: Record<MrzLayout, readonly [number, number]> = { TD1: [2, 0],
  * The recogniser reads runs of OCR-B chevrons as `K` or `C` (and now and then `S`). After the last
  * name the field can only hold fillers, so a trailing zone of `<`/`K`/`C` (with `S` inside it, not
  * attached to a name) becomes fillers. A lone `K` or `C` right before `<<` is kept: names end in them.
- * A field without any `<<` before that zone gets its first `K<`/`C<` back as the name separator.
+ * So is a `CK` right after a name's letters, before a filler (PATRICK). A field without any `<<` before
+ * that zone gets its first `K<`/`C<` back as the name separator.
  */
 function fixNameFillers(lines: string[], layout: MrzLayout, corrections: MrzCorrection[]): string[] {
 	const [li, start] = NAME_FIELDS[layout];
@@ -277,6 +278,9 @@ function fixNameFillers(lines: string[], layout: MrzLayout, corrections: MrzCorr
 		else break;
 	}
 	if (line.startsWith('K<<', zone) || line.startsWith('C<<', zone)) zone++;
+	// So does a name in CK (PATRICK, JACK, FRANCK) right after its letters: cut here, the constrained
+	// reading that kept it was vetoed as "read otherwise" on every capture (seed 4848 #78: OLTHOBCK).
+	else if (line.startsWith('CK<', zone) && /[A-Z]/.test(line.charAt(zone - 1))) zone += 2;
 	let out = line.slice(0, zone);
 	// Surname and given names are split by `<<`; when the names hold none, a `K<`/`C<` is that
 	// separator misread (ERIKSSONK<ANNA). A name field without given names keeps its `<<` in the filler.
