@@ -364,6 +364,7 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 	const overturned = overturnedSure(post, numberVotes);
 	const seen = applyVotes(post, numberVotes);
 	const chars = post.map((line) => line.map((row) => MRZ_ALPHABET[argmax(row)]));
+	const nameChevronsSeen: string[] = [];
 	const confidence: DecodedMrz['fieldConfidence'] = {};
 	const conf = (name: MrzConfidenceField, p: number) => (confidence[name] = Math.min(confidence[name] ?? 1, p));
 
@@ -444,6 +445,10 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 			if (nameVotes.some((v) => v.line === l && v.position === s + i && v.verdict === 'K' && v.margin >= VOTE_MARGIN)) continue;
 			conf(i < surnameEnd + 2 ? 'lastName' : 'firstName', NAME_VOTE_DOUBT);
 		}
+		// A chevron the pixels clearly voted a chevron, and decoded so: seen (`seen`, below), as a
+		// number's voted glyph is. A greedy text reading that has a K there (its way with a blurred
+		// chevron) then no longer vetoes the name (mrz-reader.ts differsOnlyWhereSeen).
+		for (const v of nameVotes) if (v.line === l && v.verdict === '<' && v.margin >= VOTE_MARGIN && names[v.position - s] === '<') nameChevronsSeen.push(`${l}:${v.position}`);
 	}
 	// Check-digit fields: the best few of each, then the best combination the composite accepts.
 	const options = spec.checked.map((f) => ({ field: f, ...checkedCandidates(post, f, f.date ? 8 : 4) }));
@@ -589,7 +594,7 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 		const [l, i] = at.split(':').map(Number);
 		return lines[l]?.[i] === ch;
 	});
-	return { lines, fieldConfidence: confidence, checksValid, lookalikeDoubt, seen: seenAsDecoded.map(([at]) => at), ...(mended ? { mended } : {}) };
+	return { lines, fieldConfidence: confidence, checksValid, lookalikeDoubt, seen: [...seenAsDecoded.map(([at]) => at), ...nameChevronsSeen.filter((at) => { const [nl, ni] = at.split(':').map(Number); return lines[nl]?.[ni] === '<'; })], ...(mended ? { mended } : {}) };
 }
 
 /** Characters OCR confuses in OCR-B, both ways. */

@@ -429,6 +429,20 @@ describe('readDocument: a given name that ends in CK', () => {
 	}, SLOW);
 });
 
+describe('readDocument: name chevrons the pixels saw, read K by the greedy text', () => {
+	// Seed 6262 #15 (2026-12-06), a TD1 under SPECIMEN: decoded exactly, its name's chevrons each
+	// clearly voted chevrons by the pixels; the greedy text read three of them K, and as a second
+	// reading that disagreed it set both names to 0: refused on every capture, passed only as confirmed.
+	it('lets the pixels’ clear vote answer the text reading, and accepts the exact reading at once', async () => {
+		const doc = syntheticDocuments(16, 6262)[15];
+		expect([doc.damage, doc.layout]).toEqual(['specimen', 'TD1']);
+		const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(r.mrz?.lines).toEqual(doc.mrz);
+		expect(r.mrz?.fieldConfidence?.lastName).toBeGreaterThanOrEqual(MIN_FIELD_CONFIDENCE);
+		expect(judgeDocument(r, { failed: 0, max: 3 })).toEqual({ kind: 'accept' });
+	}, SLOW);
+});
+
 // Seed 7 of the generated set, first read whole on 2026-11-27: its one wrong-but-accepted reading,
 // and stamped TD1 cards whose empty optional data read as glyphs failed their composite on every capture.
 describe('readDocument: a stamp in the optional data, a print that says otherwise', () => {
