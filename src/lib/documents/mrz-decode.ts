@@ -807,7 +807,11 @@ function hiddenLookalikeSwap(lines: readonly string[], post: Posteriors, [l, s, 
 	const leans = [...text].some((_, k) => leaning.has(`${l}:${s + k}`));
 	const damagedZero = [...text].some((ch, k) => ch === '0' && atypical.has(`${l}:${s + k}`));
 	const votedOther = [...text].some((ch, k) => (seen.get(`${l}:${s + k}`) ?? ch) !== ch);
-	const trusted = (text.match(/[A-NP-Z]/g) ?? []).length < 2 || (/^[A-NP-Z]+[0-9]*<*$/.test(text) && !damagedZero);
+	// One letter is trusted only as the number's first glyph: seed 3232 #221 (2026-12-06), a clean TD3,
+	// read the personal number `OO9I12` as `009I12` (O/0 at places weighted 7 and 3), its page teaching
+	// no 0 to vote with, and with its one letter in the middle it was trusted: accepted wrong.
+	const letters = (text.match(/[A-NP-Z]/g) ?? []).length;
+	const trusted = letters === 0 || (letters === 1 && /^[A-NP-Z]/.test(text)) || (/^[A-NP-Z]+[0-9]*<*$/.test(text) && !damagedZero);
 	if (trusted && !votedOther && !leans) return false;
 	// Spots the pixels did not clearly tell apart, O and 0 first (the commonest confusion).
 	const isZeroO = (a: string, b: string) => /[O0]/.test(a) && /[O0]/.test(b);

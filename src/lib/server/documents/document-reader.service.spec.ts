@@ -443,6 +443,22 @@ describe('readDocument: name chevrons the pixels saw, read K by the greedy text'
 	}, SLOW);
 });
 
+describe('readDocument: O’s read as 0’s beside a letter inside a number', () => {
+	// Seed 3232 #221 (2026-12-06), a clean TD3: the personal number `OO9I12` read `009I12` at 0.98, O/0
+	// at places weighted 7 and 3, which no check digit, composite included, sees. Its dates hold no 0,
+	// so the pixels had no 0 to compare with, and a number with one letter was trusted to hold 0's:
+	// accepted wrong, on a clean page.
+	it('keeps the number in doubt, and the node asks for another capture', async () => {
+		const doc = syntheticDocuments(222, 3232)[221];
+		expect([doc.damage, doc.layout]).toEqual(['clean', 'TD3']);
+		expect(doc.mrz[1].slice(28, 34)).toBe('OO9I12');
+		const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(r.mrz?.lookalikeDoubt).toContain('personalNumber');
+		expect(r.mrz?.fieldConfidence?.personalNumber).toBeLessThanOrEqual(0.5);
+		expect(judgeDocument(r, { failed: 0, max: 3 })).toMatchObject({ kind: 'retry', reason: 'uncertain' });
+	}, SLOW);
+});
+
 // Seed 7 of the generated set, first read whole on 2026-11-27: its one wrong-but-accepted reading,
 // and stamped TD1 cards whose empty optional data read as glyphs failed their composite on every capture.
 describe('readDocument: a stamp in the optional data, a print that says otherwise', () => {
