@@ -594,7 +594,7 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 		const [l, i] = at.split(':').map(Number);
 		return lines[l]?.[i] === ch;
 	});
-	return { lines, fieldConfidence: confidence, checksValid, lookalikeDoubt, seen: [...seenAsDecoded.map(([at]) => at), ...nameChevronsSeen.filter((at) => { const [nl, ni] = at.split(':').map(Number); return lines[nl]?.[ni] === '<'; })], ...(mended ? { mended } : {}) };
+	return { lines, fieldConfidence: confidence, checksValid, lookalikeDoubt, seen: [...seenAsDecoded.map(([at]) => at), ...nameChevronsSeen], ...(mended ? { mended } : {}) };
 }
 
 /** Characters OCR confuses in OCR-B, both ways. */
