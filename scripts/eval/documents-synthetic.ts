@@ -41,7 +41,7 @@ const VIZ_FIELD_NAMES: readonly VizFieldName[] = ['lastName', 'firstName', 'docu
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const NOW = new Date('2026-11-22T12:00:00Z');
-const FIELDS = ['firstName', 'lastName', 'documentNumber', 'dateOfBirth', 'expiryDate', 'nationality', 'issuingCountry', 'sex', 'documentType', 'optionalData', 'personalNumber'] as const;
+const FIELDS = ['firstName', 'lastName', 'documentNumber', 'dateOfBirth', 'expiryDate', 'nationality', 'issuingCountry', 'sex', 'documentType', 'documentCode', 'optionalData', 'personalNumber'] as const;
 
 function arg(name: string): string | undefined {
 	const i = process.argv.indexOf(`--${name}`);

@@ -29,7 +29,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const sharedDir = join(root, '..', 'shared', 'fixtures');
 const localDir = join(root, 'tests', 'fixtures', 'documents');
 const NOW = new Date('2026-11-22T12:00:00Z');
-const FIELDS = ['firstName', 'lastName', 'documentNumber', 'dateOfBirth', 'expiryDate', 'nationality', 'issuingCountry', 'sex', 'documentType', 'optionalData', 'personalNumber'] as const;
+const FIELDS = ['firstName', 'lastName', 'documentNumber', 'dateOfBirth', 'expiryDate', 'nationality', 'issuingCountry', 'sex', 'documentType', 'documentCode', 'optionalData', 'personalNumber'] as const;
 
 interface Item {
 	name: string;
