@@ -95,6 +95,22 @@ describe('decodeMrz', () => {
 	});
 });
 
+describe("decodeMrz on a document code's second character", () => {
+	// No check digit covers the document code. An official passport's `PO` under glare read `P0`, the
+	// 0 likelier to the recogniser, and was accepted (seed 1414 #241, 2026-12-06).
+	it('reads a letter or filler there on a passport or visa, whatever digit the recogniser preferred', () => {
+		const official = ['PO' + TD3[0].slice(2), TD3[1]];
+		const d = decodeMrz([scores(official[0], { 1: { '0': 0.6, O: 0.38 } }), scores(official[1])])!;
+		expect(d.lines).toEqual(official);
+		expect(d.fieldConfidence.documentCode).toBeGreaterThan(0.9);
+	});
+
+	it("keeps a card's digit there, as US cards print it (`C1`)", () => {
+		const card = ['C1' + TD1[0].slice(2), TD1[1], TD1[2]];
+		expect(decodeMrz(card.map((l) => scores(l)))!.lines).toEqual(card);
+	});
+});
+
 describe('decodeMrz on a state code that is on no list', () => {
 	// The same document issued by "BDR" (a specimen's code: one glyph from BLR, a real state).
 	const BDR = ['P<BDRERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', TD3[1]];
@@ -122,6 +138,15 @@ describe('decodeMrz on a state code that is on no list', () => {
 		// Read as plainly as a listed code, a listed code stays.
 		const listed = decodeMrz([scores(BDR[0]), scores(BDR[1])])!;
 		expect(listed.lines[1].slice(10, 13)).toBe('UTO');
+	});
+
+	it('keeps a nationality left empty (`<<<`, as US border-crossing cards print it), unsure; never an empty issuing state', () => {
+		const empty = [TD1[0], TD1[1].slice(0, 15) + '<<<' + TD1[1].slice(18), TD1[2]];
+		const d = decodeMrz(empty.map((l) => scores(l)))!;
+		expect(d.lines).toEqual(empty);
+		expect(d.fieldConfidence.nationality).toBe(0.5);
+		const noState = ['I<<<<' + TD1[0].slice(5), TD1[1], TD1[2]];
+		expect(decodeMrz(noState.map((l) => scores(l)))!.lines[0].slice(2, 5)).not.toBe('<<<');
 	});
 
 	it('still reads a listed code it is sure of, with its own confidence', () => {

@@ -74,14 +74,14 @@ const isLetter = (c: number) => c < 26;
 const charValue = (c: number) => (c === FILLER ? 0 : isDigit(c) ? c - 26 : c + 10);
 const WEIGHTS = [7, 3, 1];
 
-/** Position classes: a letters+filler, l letters, n digits, c digit or filler, x any, s sex. */
+/** Position classes: a letters+filler, l letters, n digits, c digit or filler, x any, s sex, d a document code's second character (letters+filler, no name glyph). */
 function mask(kind: string): Uint8Array {
 	const m = new Uint8Array(K);
 	for (let c = 0; c < K; c++) {
 		const ch = MRZ_ALPHABET[c];
 		m[c] = Number(
 			kind === 'x' ||
-				(kind === 'a' && (isLetter(c) || c === FILLER)) ||
+				((kind === 'a' || kind === 'd') && (isLetter(c) || c === FILLER)) ||
 				(kind === 'l' && isLetter(c)) ||
 				(kind === 'n' && isDigit(c)) ||
 				(kind === 'c' && (isDigit(c) || c === FILLER)) ||
@@ -90,10 +90,13 @@ function mask(kind: string): Uint8Array {
 	}
 	return m;
 }
-const MASKS = Object.fromEntries([...'alncxs'].map((k) => [k, mask(k)])) as Record<string, Uint8Array>;
+const MASKS = Object.fromEntries([...'alncxsd'].map((k) => [k, mask(k)])) as Record<string, Uint8Array>;
 const r = (k: string, n: number) => k.repeat(n);
-// The second character of a document code is a letter or filler by ICAO, but issued as a digit too (US `C1`).
-const NAME_LINE = (len: number) => 'lx' + r('a', len - 2);
+// The second character of a document code is a letter or filler by ICAO. Cards are issued with a
+// digit there too (the US resident card's `C1`), so TD1 reads any character; passports and visas are
+// not, and a digit there is the look-alike of an official passport's `PO` (seed 1414 #241, 2026-12-06:
+// read `P0` under glare and accepted, a wrong document code no check digit covers).
+const NAME_LINE = (len: number) => 'ld' + r('a', len - 2);
 const LINE2_HEAD = r('x', 9) + 'n' + 'aaa' + r('n', 7) + 's' + r('n', 7);
 
 const SHAPES: Record<MrzLayout, string[]> = {
@@ -396,8 +399,10 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 		// read BDR as BLR, a real state. Kept only when each glyph is sure and every listed code is
 		// far less probable, and only as sure as a coin toss: the node asks for a second capture, and
 		// the parse names the unknown code (INVALID_FIELD).
+		// A nationality left empty (`<<<`) is printed too: the US border-crossing card's.
 		const read = rows.map((row) => MRZ_ALPHABET[argmax(row)]).join('');
-		if (!STATE_CODES.includes(read) && /^[A-Z][A-Z<]{2}$/.test(read) && weakest(rows, read) >= UNLISTED_CODE_GLYPH && bestP < PRINTED_OVER_VALID * product(rows, read)) {
+		const printable = /^[A-Z][A-Z<]{2}$/.test(read) || (st.name === 'nationality' && read === '<<<');
+		if (!STATE_CODES.includes(read) && printable && weakest(rows, read) >= UNLISTED_CODE_GLYPH && bestP < PRINTED_OVER_VALID * product(rows, read)) {
 			setRange(chars, st.range, read);
 			conf(st.name, UNLISTED_CODE_DOUBT);
 			kept.push(read);
@@ -1020,7 +1025,7 @@ function lookalikeVotes(layout: MrzLayout, post: Posteriors, entrySteps: readonl
 			// A name's K or filler may be doubted and still teach the others (a glyph is never its own
 			// example). A sure filler teaches wherever it stands: a number's or optional data's trailing
 			// fillers are often the document's only sure chevrons when its name's are read as K.
-			if ((shape[i] === 'n' || shape[i] === 'a' || shape[i] === 'l' || best === FILLER) && row[best] >= EXAMPLE_CONFIDENCE) examples.push({ line: l, position: i, char: ch });
+			if ((shape[i] === 'n' || shape[i] === 'a' || shape[i] === 'l' || shape[i] === 'd' || best === FILLER) && row[best] >= EXAMPLE_CONFIDENCE) examples.push({ line: l, position: i, char: ch });
 			if (shape[i] === 'x' && ch === 'K') {
 				// A filler of a number or optional data read as K (stamps, guilloche): as in a name, below.
 				doubtful.push({ line: l, position: i, pair: ['K', '<'], standIn: isLetterChar });

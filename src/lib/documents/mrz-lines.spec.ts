@@ -25,6 +25,11 @@ describe('fitLineLength', () => {
 });
 
 describe('normaliseMrzLines', () => {
+	it("reads a passport's document code as letters, and leaves a card's digit there", () => {
+		expect(normaliseMrzLines(['P0' + TD3[0].slice(2), TD3[1]], 'TD3').lines[0].slice(0, 2)).toBe('PO');
+		expect(normaliseMrzLines(['C1' + TD1[0].slice(2), TD1[1], TD1[2]], 'TD1').lines[0].slice(0, 2)).toBe('C1');
+	});
+
 	it('fixes letters in numeric fields and digits in alphabetic ones', () => {
 		const noisy = ['P<UT0ERIKSS0N<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO74O8I22F12O4159ZE184226B<<<<<1O'];
 		const { lines, corrections } = normaliseMrzLines(noisy, 'TD3');

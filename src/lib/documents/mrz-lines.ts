@@ -26,7 +26,8 @@ interface LayoutSpec {
 
 const rep = (c: string, n: number) => c.repeat(n);
 
-const TD3_LIKE_LINE1 = (len: number) => 'A-AAA' + rep('A', len - 5);
+// A passport's or visa's document code is letters (`PO`, not `P0`); a card's may hold a digit (TD1, US `C1`).
+const TD3_LIKE_LINE1 = (len: number) => rep('A', len);
 
 const LAYOUTS: Record<MrzLayout, LayoutSpec> = {
 	TD1: {

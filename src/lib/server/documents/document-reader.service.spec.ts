@@ -443,6 +443,18 @@ describe('readDocument: name chevrons the pixels saw, read K by the greedy text'
 	}, SLOW);
 });
 
+describe("readDocument: an official passport's document code under glare", () => {
+	// Seed 1414 #241 (2026-12-06): `PO` read `P0` and accepted, a wrong document code that no check
+	// digit covers (and the evaluation, which compared every field but the code, did not count).
+	it('reads the code as letters, as passports print it', async () => {
+		const doc = syntheticDocuments(242, 1414)[241];
+		expect([doc.damage, doc.layout, doc.mrz[0].slice(0, 2)]).toEqual(['glare', 'TD3', 'PO']);
+		const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(r.mrz?.lines).toEqual(doc.mrz);
+		expect(r.fields.documentCode).toBe('PO');
+	}, SLOW);
+});
+
 describe('readDocument: O’s read as 0’s beside a letter inside a number', () => {
 	// Seed 3232 #221 (2026-12-06), a clean TD3: the personal number `OO9I12` read `009I12` at 0.98, O/0
 	// at places weighted 7 and 3, which no check digit, composite included, sees. Its dates hold no 0,
