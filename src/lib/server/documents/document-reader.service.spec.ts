@@ -23,12 +23,16 @@ const SLOW = 120_000;
 
 /**
  * Reads a generated document whose number a look-alike swap hides from the check digits, and expects
- * the reading either right where `field` lies (line `line`) or `field` doubted, and the node to ask
- * for another capture: what stands between such a misread and a wrong reading accepted.
+ * the reading either right where `field` lies (line `line`) or `field` doubted and the node asking
+ * for another capture: what stands between such a misread and a wrong reading accepted. A right
+ * reading may pass at once (seed 8484 #47 does since 2026-12-06: the glyph votes tell its O's from
+ * its 0's once a passport's document code is decoded as letters, which moves the line's alignment).
  */
 async function expectRefusedUnlessRight(doc: SyntheticDocument, field: MrzConfidenceField, line: number): Promise<void> {
 	const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
-	expect(r.mrz?.lines[line] === doc.mrz[line] || (r.mrz?.fieldConfidence?.[field] ?? 1) <= 0.5).toBe(true);
+	const right = r.mrz?.lines[line] === doc.mrz[line];
+	if (right) return;
+	expect(r.mrz?.fieldConfidence?.[field] ?? 1).toBeLessThanOrEqual(0.5);
 	expect(judgeDocument(r, { failed: 0, max: 3 }).kind).toBe('retry');
 }
 
