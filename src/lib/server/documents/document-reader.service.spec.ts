@@ -26,7 +26,8 @@ const SLOW = 120_000;
  * the reading either right where `field` lies (line `line`) or `field` doubted and the node asking
  * for another capture: what stands between such a misread and a wrong reading accepted. A right
  * reading may pass at once (seed 8484 #47 does since 2026-12-06: the glyph votes tell its O's from
- * its 0's once a passport's document code is decoded as letters, which moves the line's alignment).
+ * its 0's once a passport's document code is decoded as letters, which moves the name line's alignment
+ * and the cells of the O's it teaches).
  */
 async function expectRefusedUnlessRight(doc: SyntheticDocument, field: MrzConfidenceField, line: number): Promise<void> {
 	const r = await reader.read(await doc.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
