@@ -117,6 +117,45 @@ export function glareAt(src: Raster, size: number, cx: number, cy: number, stren
 	return { ...src, data: out };
 }
 
+/**
+ * A fingertip over the page: an ellipse `rx` × `ry` px centred at (`cx`, `cy`) in a skin tone
+ * (`rgb`), shaded darker towards its rim as a rounded finger is, with a 2-px soft edge and a nail's
+ * paler band towards `nailSide` (+1: the nail points right, -1: left). Opaque: what it covers is gone,
+ * as under a real thumb.
+ */
+export function thumbAt(src: Raster, cx: number, cy: number, rx: number, ry: number, rgb: readonly [number, number, number], nailSide: 1 | -1): Raster {
+	const { width: w, height: h, channels: c, data } = src;
+	const out = new Uint8Array(data);
+	const feather = 2 / Math.min(rx, ry);
+	for (let y = Math.max(0, Math.floor(cy - ry - 2)); y < Math.min(h, Math.ceil(cy + ry + 2)); y++)
+		for (let x = Math.max(0, Math.floor(cx - rx - 2)); x < Math.min(w, Math.ceil(cx + rx + 2)); x++) {
+			const u = (x - cx) / rx;
+			const v = (y - cy) / ry;
+			const d = Math.hypot(u, v);
+			if (d >= 1 + feather) continue;
+			const cover = d <= 1 ? 1 : 1 - (d - 1) / feather;
+			// Lit from above: the top of the finger brighter, the rim darker.
+			const shade = 1.08 - 0.35 * d * d - 0.12 * v;
+			const nail = nailSide * u > 0.45 && Math.abs(v) < 0.45 ? 1.18 : 1;
+			for (let ch = 0; ch < Math.min(3, c); ch++) {
+				const k = (y * w + x) * c + ch;
+				const skin = Math.max(0, Math.min(255, rgb[ch] * shade * nail));
+				out[k] = Math.round(data[k] * (1 - cover) + skin * cover);
+			}
+		}
+	return { ...src, data: out };
+}
+
+/** The photo cut to the box `left`, `top`, `width`, `height` px (clamped to the image). */
+export function cropTo(src: Raster, left: number, top: number, width: number, height: number): Raster {
+	const x0 = Math.max(0, Math.round(left)), y0 = Math.max(0, Math.round(top));
+	const x1 = Math.min(src.width, Math.round(left + width)), y1 = Math.min(src.height, Math.round(top + height));
+	const c = src.channels;
+	const out = new Uint8Array((x1 - x0) * (y1 - y0) * c);
+	for (let y = y0; y < y1; y++) out.set(src.data.subarray((y * src.width + x0) * c, (y * src.width + x1) * c), (y - y0) * (x1 - x0) * c);
+	return { ...src, width: x1 - x0, height: y1 - y0, data: out };
+}
+
 export async function toJpeg(src: Raster, quality: number): Promise<Buffer> {
 	return sharp(Buffer.from(src.data.buffer, src.data.byteOffset, src.data.byteLength), { raw: { width: src.width, height: src.height, channels: src.channels } })
 		.jpeg({ quality })

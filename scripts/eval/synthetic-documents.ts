@@ -19,7 +19,7 @@ import { states } from 'mrz';
 import { buildMrz, type MrzSource } from '../../src/lib/documents/mrz-build.ts';
 import type { Raster } from '../../src/lib/documents/raster.ts';
 import { cardSvg, esc, guilloche, label, mm, mrzLine, printedDate, type Card } from '../fixtures/document-svg.ts';
-import { blur, glare, glareAt, perspective, rotate, seededRandom, toJpeg, toPng } from './camera-damage.ts';
+import { blur, cropTo, glare, glareAt, perspective, rotate, seededRandom, thumbAt, toJpeg, toPng } from './camera-damage.ts';
 
 export type SyntheticLayout = 'TD1' | 'TD2' | 'TD3' | 'MRV-A' | 'MRV-B';
 export const SYNTHETIC_DAMAGES = ['clean', 'guilloche', 'specimen', 'stamp', 'frontText', 'perspective', 'blur', 'glare', 'jpeg', 'exif', 'noise', 'combined', 'facingPage'] as const;
@@ -30,8 +30,14 @@ export const SYNTHETIC_DAMAGES = ['clean', 'guilloche', 'specimen', 'stamp', 'fr
  * passport), JPEG 70–90. `glareMrz`: a glare blob centred on the MRZ itself (the rotation's `glare`
  * is drawn anywhere on the page and mostly misses the MRZ), up to 0.7–0.92 of the way to white at
  * its centre, then JPEG 85: a lamp or a window reflected in a card's laminate right where it is read.
+ * `thumb`: the fingertip that holds the document, opaque and in one of six skin tones, over the MRZ
+ * from the left, the right or below: 3–30 % of the lines' length from a side, or part of the last
+ * line (or two) from below; then noise and JPEG 85. `cutEdge`: the photo framed too tight, cutting
+ * 2–15 % of the lines' length from one end, or the last line through its glyphs (20–80 % of their
+ * height kept); then JPEG 88. Neither can be read whole: they ask whether the reader refuses what
+ * it cannot see rather than filling it in (a name cut short is no check digit's business).
  */
-export const EXTRA_DAMAGES = ['small', 'glareMrz'] as const;
+export const EXTRA_DAMAGES = ['small', 'glareMrz', 'thumb', 'cutEdge'] as const;
 export type SyntheticDamage = (typeof SYNTHETIC_DAMAGES)[number] | (typeof EXTRA_DAMAGES)[number];
 
 export interface SyntheticDocument {
@@ -382,12 +388,23 @@ async function heldAgain(img: Raster, r: Random): Promise<Raster> {
 
 const PRINT_ONLY: readonly SyntheticDamage[] = ['clean', 'guilloche', 'specimen', 'stamp', 'frontText', 'facingPage'];
 
-/** Where the MRZ lies on the unturned page, in px: its middle, and its width. */
+/** Where the MRZ lies on the unturned page, in px: its middle, its width, its first line's cap top and its last baseline. */
 interface MrzPlace {
 	cx: number;
 	cy: number;
 	width: number;
+	top: number;
+	bottom: number;
 }
+
+const SKIN_TONES: readonly (readonly [number, number, number])[] = [
+	[241, 204, 178],
+	[224, 172, 140],
+	[198, 144, 106],
+	[160, 108, 74],
+	[118, 78, 52],
+	[84, 56, 40]
+];
 
 async function damaged(svg: string, damage: SyntheticDamage, r: Random, retake: boolean, mrzAt: MrzPlace): Promise<Buffer> {
 	const clean = await sharp(Buffer.from(svg)).png({ compressionLevel: 1 }).toBuffer();
@@ -414,6 +431,34 @@ async function damaged(svg: string, damage: SyntheticDamage, r: Random, retake: 
 			const along = mrzAt.cx + (r() - 0.5) * 0.6 * mrzAt.width;
 			const across = mrzAt.cy + (r() - 0.5) * mm(6);
 			return toJpeg(glareAt(img, 0.12 + r() * 0.1, along, across, 0.7 + r() * 0.22), 85);
+		}
+		case 'thumb': {
+			const side = pick(r, ['left', 'right', 'below'] as const);
+			const left = mrzAt.cx - mrzAt.width / 2;
+			const tone = pick(r, SKIN_TONES);
+			if (side === 'below') {
+				const rx = mm(8 + r() * 3), ry = mm(14 + r() * 6);
+				// From just under the last baseline to a line and a half above it.
+				const reach = mm(1 + r() * 5);
+				img = thumbAt(img, left + (0.1 + 0.8 * r()) * mrzAt.width, mrzAt.bottom + ry - reach, rx, ry, tone, -1);
+			} else {
+				const rx = mm(14 + r() * 6), ry = mm(7 + r() * 3);
+				const cover = (0.03 + r() * 0.27) * mrzAt.width;
+				const cx = side === 'left' ? left + cover - rx : left + mrzAt.width - cover + rx;
+				img = thumbAt(img, cx, mrzAt.cy + (r() - 0.5) * (mrzAt.bottom - mrzAt.top), rx, ry, tone, side === 'left' ? 1 : -1);
+			}
+			return toJpeg(phoneNoise(img, r, 3), 85);
+		}
+		case 'cutEdge': {
+			const side = pick(r, ['left', 'right', 'bottom'] as const);
+			const left = mrzAt.cx - mrzAt.width / 2;
+			const cut = (0.02 + r() * 0.13) * mrzAt.width;
+			// OCR-B capitals stand about 2.45 mm above the baseline.
+			const cap = mm(2.45);
+			if (side === 'left') img = cropTo(img, left + cut, 0, img.width, img.height);
+			else if (side === 'right') img = cropTo(img, 0, 0, left + mrzAt.width - cut, img.height);
+			else img = cropTo(img, 0, 0, img.width, mrzAt.bottom - cap + (0.2 + 0.6 * r()) * cap);
+			return toJpeg(img, 88);
 		}
 		case 'small': {
 			// OCR-B's capitals stand 0.7 of the 3.5-mm font size: about 24.5 px at PX 10.
@@ -505,7 +550,7 @@ export function syntheticDocuments(count: number, seed = 1, choices: SyntheticCh
 				// As cardSvg and openBookletSvg place the card (the booklet's data page is the lower one).
 				const pad = Math.round(mm(g.wMm) * margin);
 				const top = pad + (damage === 'facingPage' ? mm(g.hMm) : 0);
-				const mrzAt = { cx: pad + mm(g.x + (2.54 * mrz[0].length) / 2), cy: top + mm((g.baselines[0] + g.baselines[g.baselines.length - 1]) / 2 - 1.2), width: mm(2.54 * mrz[0].length) };
+				const mrzAt = { cx: pad + mm(g.x + (2.54 * mrz[0].length) / 2), cy: top + mm((g.baselines[0] + g.baselines[g.baselines.length - 1]) / 2 - 1.2), width: mm(2.54 * mrz[0].length), top: top + mm(g.baselines[0] - 2.45), bottom: top + mm(g.baselines[g.baselines.length - 1]) };
 				return damaged(svg, damage, retake > 0 ? seededRandom(drawSeed + 7919 * retake) : rr, retake > 0, mrzAt);
 			}
 		});
