@@ -83,6 +83,20 @@ describe('decodeMrz', () => {
 		expect(d.fieldConfidence.documentNumber).toBeGreaterThan(0.9);
 	});
 
+	it('is no surer of an empty given name than of the surname when the field has no `<<`', () => {
+		// ICAO 9303 never prints a name field without `<<`: such a reading lost its separator (a line
+		// cut by the photo's edge or under a thumb, 2026-12-06), and where the given name starts is
+		// then the surname glyphs' call.
+		const td1 = [TD1[0], TD1[1], 'ERIKSSON<ANNA<MARIA<BERG<LUNDS'];
+		const d = decodeMrz([scores(td1[0]), scores(td1[1]), scores(td1[2], { 1: { R: 0.55, B: 0.42 } })])!;
+		expect(d.lines[2]).toBe(td1[2]);
+		expect(d.fieldConfidence.lastName).toBeLessThan(0.75);
+		expect(d.fieldConfidence.firstName).toBeLessThan(0.75);
+		// Read surely, such a field is sure throughout (the parse names it as printed).
+		const sure = decodeMrz(td1.map((l) => scores(l)))!;
+		expect(sure.fieldConfidence.firstName).toBeGreaterThan(0.9);
+	});
+
 	it('is unsure of a document number whose check digit two readings satisfy', () => {
 		// An unclear check digit alone is settled by the number it checks…
 		const digitOnly = scores(TD3[1], { 9: { '6': 0.34, '3': 0.33, '8': 0.3 } });

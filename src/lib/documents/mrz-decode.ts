@@ -437,6 +437,13 @@ function decodeFields(layout: MrzLayout, post: Posteriors, votes: readonly Glyph
 		const surnameEnd = split < 0 ? names.replace(/<+$/, '').length : split;
 		conf('lastName', weakest(rows.slice(0, surnameEnd + 2), names.slice(0, surnameEnd + 2)));
 		conf('firstName', weakest(rows.slice(surnameEnd + 2), names.slice(surnameEnd + 2)));
+		// No `<<` in the whole field: the given name is empty only because none was read, and ICAO 9303
+		// never prints a name so (a name without given names is closed by fillers, a truncated one keeps
+		// its separator). Where the given name starts is then decided by the surname's glyphs, so it is
+		// no surer than they are. Seen with the lines' ends cut off or under a thumb (2026-12-06, seed
+		// 7272 `--as cutEdge`/`thumb`): a TD1 name `IDNECCKBO<PEBBIQUUUUKKAIDDOBEK` gave its given name
+		// `SK` as empty at 1.0 while the surname stood at 0.34.
+		if (split < 0) conf('firstName', weakest(rows.slice(0, surnameEnd), names.slice(0, surnameEnd)));
 		for (const v of against) conf(v.position - s < surnameEnd + 2 ? 'lastName' : 'firstName', NAME_VOTE_DOUBT);
 		// A K read where the recogniser also gave a chevron a real chance, and the pixels did not vote it a
 		// K: a stroke across a filler (an overprint's letter, a stamp) makes a K of it, and a name has no
