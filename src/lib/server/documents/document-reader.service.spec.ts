@@ -5,13 +5,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MIN_FIELD_CONFIDENCE } from '#lib/documents/field-confidence.ts';
 import { buildMrz } from '#lib/documents/mrz-build.ts';
 import { parseMrzLines } from '#lib/documents/mrz-parse.ts';
-import { createRaster, crop } from '#lib/documents/raster.ts';
+import { createRaster, crop, type Quad } from '#lib/documents/raster.ts';
 import { glare, perspective, rotate, seededRandom, toPng } from '../../../../scripts/eval/camera-damage.ts';
 import { syntheticDocuments, type SyntheticDocument } from '../../../../scripts/eval/synthetic-documents.ts';
 import { mrzLine } from '../../../../scripts/fixtures/document-svg.ts';
 import type { MrzConfidenceField } from '#lib/documents/mrz-decode.ts';
-import { DocumentReader, uncertainFields } from './document-reader.service.ts';
-import { judgeDocument } from './document-verdict.ts';
+import { DocumentReader, mrzReachesEdge, uncertainFields } from './document-reader.service.ts';
+import { judgeDocument, refusalOf } from './document-verdict.ts';
 import { decodeImage } from './image-io.ts';
 
 const dir = join(import.meta.dirname, '../../../../tests/fixtures/documents');
@@ -228,6 +228,38 @@ describe('readDocument: MRZ documents', () => {
 
 // Generated TD3 passports whose name line is a short surname and 30-odd fillers: nothing was read
 // (NO_MRZ) though the photos are clean enough (seed 808 of the generated set).
+describe('readDocument: MRZ lines cut by the photo edge', () => {
+	it('marks MRZ lines that all end on one side edge, or whose outer line reaches the bottom edge', () => {
+		const line = (x0: number, x1: number, y = 400, h = 24): Quad => [[x0, y], [x1, y], [x1, y + h], [x0, y + h]];
+		const image = { width: 1000, height: 700 };
+		expect(mrzReachesEdge([line(40, 960), line(40, 960, 440)], image)).toBe(false);
+		expect(mrzReachesEdge([line(0, 960), line(1, 960, 440)], image)).toBe(true);
+		expect(mrzReachesEdge([line(40, 998), line(40, 999, 440)], image)).toBe(true);
+		// One line only: a box the detector stretched, not a cut.
+		expect(mrzReachesEdge([line(0, 960), line(40, 960, 440)], image)).toBe(false);
+		// The last line cut through its glyphs: its box stops on the bottom edge, or is sized past it.
+		expect(mrzReachesEdge([line(40, 960), line(40, 960, 680, 20)], image)).toBe(true);
+		expect(mrzReachesEdge([line(40, 960), line(40, 960, 670, 45)], image)).toBe(true);
+		// A box merged with an overprint, ending 11 px above the bottom: whole.
+		expect(mrzReachesEdge([line(40, 960, 560), line(40, 960, 630, 70)], { width: 1000, height: 711 })).toBe(false);
+		expect(mrzReachesEdge([], image)).toBe(false);
+	});
+
+	// Seed 7272 under `--as cutEdge` (2026-12-06): all 65 pages refused, none accepted wrong, and 63
+	// of them with "a few characters weren't clear: hold the document a little closer", which would
+	// cut more. The same document whole is read exactly, its MRZ clear of the edge.
+	it('asks to fit the whole document in the frame when the photo cut its MRZ', async () => {
+		const cut = syntheticDocuments(1, 7272, { damage: 'cutEdge' })[0];
+		const whole = syntheticDocuments(1, 7272, { damage: 'clean' })[0];
+		const r = await reader.read(await cut.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(r.sides[0].mrzAtEdge).toBe(true);
+		expect(refusalOf(r)).toBe('unreadable');
+		const w = await reader.read(await whole.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(w.mrz?.lines).toEqual(whole.mrz);
+		expect(w.sides[0].mrzAtEdge).toBe(false);
+	}, SLOW);
+});
+
 describe('readDocument: a name line that is mostly fillers', () => {
 	it('reads a name line the recogniser loses when it sees it whole (read in windows)', async () => {
 		const doc = syntheticDocuments(8, 808)[7];

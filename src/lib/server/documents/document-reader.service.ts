@@ -70,6 +70,12 @@ export interface DocumentSide {
 	mrzFound: boolean;
 	/** The MRZ was read in its black ink only, a coloured stamp or overprint across it (mrz-reader.ts). */
 	mrzInkOnly: boolean;
+	/**
+	 * The MRZ lines read reach the edge of the image they were read from: part of them may lie outside
+	 * the photo (mrzReachesEdge). A refused reading then asks the user to fit the whole document in the
+	 * frame, not to come closer (document-verdict.ts).
+	 */
+	mrzAtEdge: boolean;
 	barcodes: number;
 	/** Blur and glare of the rectified document image. */
 	quality: CaptureQuality | null;
@@ -213,6 +219,27 @@ interface SideWork {
 	turn?: number;
 }
 
+/**
+ * The MRZ lines read run off the image: every line's box ends within a quarter of its height (2 px at
+ * least) of the same side edge (a photo's edge cuts all the lines at once), or the outermost line's
+ * box reaches the top or bottom edge or past it (the photo cut through its glyphs, whose box the
+ * reader sizes like its fellows'). A whole page, rectified or photographed with a margin, keeps its
+ * MRZ a glyph or more from every edge (ICAO 9303 prints it inside the page's margins). `quads`: the
+ * reading's own lines (a line read below them, seated one pitch under the MRZ to look for it, may
+ * lie past the page), top to bottom.
+ * Generated pages cut 2–15 % along the lines or through the last line's glyphs (`--as cutEdge`,
+ * 2026-12-06) were all refused, and the user was asked to come closer, which cuts more.
+ */
+export function mrzReachesEdge(quads: readonly Quad[], image: { width: number; height: number }): boolean {
+	if (quads.length === 0) return false;
+	const margin = (q: Quad) => Math.max(2, Math.hypot(q[3][0] - q[0][0], q[3][1] - q[0][1]) / 4);
+	const xs = (q: Quad) => q.map(([x]) => x);
+	if (quads.every((q) => Math.min(...xs(q)) < margin(q))) return true;
+	if (quads.every((q) => Math.max(...xs(q)) > image.width - margin(q))) return true;
+	const ys = quads.flatMap((q) => q.map(([, y]) => y));
+	return Math.max(...ys) >= image.height - 2 || Math.min(...ys) <= 2;
+}
+
 /** The page's text runs within 30° of up or down the photo, in one of its two main directions. */
 function runsSideways(boxes: Parameters<typeof skewHypotheses>[0]): boolean {
 	return skewHypotheses(boxes)
@@ -265,7 +292,7 @@ export class DocumentReader {
 				document = warpQuad(image, found.quad, size.width, size.height);
 			} else problems.add(DOCUMENT_PROBLEMS.noDocumentEdges);
 			timings.locate += performance.now() - t;
-			work.push({ image, document, side: { width: image.width, height: image.height, quad: found?.quad ?? null, deskewAngle: 0, flipped: false, documentImage: null, mrzFound: false, mrzInkOnly: false, barcodes: 0, quality: null } });
+			work.push({ image, document, side: { width: image.width, height: image.height, quad: found?.quad ?? null, deskewAngle: 0, flipped: false, documentImage: null, mrzFound: false, mrzInkOnly: false, mrzAtEdge: false, barcodes: 0, quality: null } });
 		}
 
 		let mrz: MrzReading | null = null;
@@ -343,6 +370,7 @@ export class DocumentReader {
 				w.side.deskewAngle = r.skew + quarter;
 				w.side.flipped = r.flipped;
 				w.side.mrzInkOnly = r.inkOnly;
+				w.side.mrzAtEdge = r.reading !== null && mrzReachesEdge(r.mrzQuads.slice(0, r.reading.lines.length), w.document);
 				if (r.reading) {
 					w.side.mrzFound = true;
 					mrz = r.reading;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkAllowedDocumentType } from '#lib/documents/document-type.ts';
 import { judgeDocument, refusalOf } from './document-verdict.ts';
 
-const side = (edges = true) => ({ width: 1000, height: 700, quad: edges ? ([[0, 0], [1, 0], [1, 1], [0, 1]] as const) : null, deskewAngle: 0, flipped: false, documentImage: null, mrzFound: true, mrzInkOnly: false, barcodes: 0, quality: null });
+const side = (edges = true) => ({ width: 1000, height: 700, quad: edges ? ([[0, 0], [1, 0], [1, 1], [0, 1]] as const) : null, deskewAngle: 0, flipped: false, documentImage: null, mrzFound: true, mrzInkOnly: false, mrzAtEdge: false, barcodes: 0, quality: null });
 const read = (type: Parameters<typeof checkAllowedDocumentType>[0], allowed: Parameters<typeof checkAllowedDocumentType>[1], problems: string[] = []) => ({
 	status: 'read' as const,
 	decision: checkAllowedDocumentType(type, allowed),
@@ -30,6 +30,19 @@ describe('document verdict', () => {
 		expect(refusalOf(card(0.99))).toBe('typeNotAllowed');
 		// The type itself in doubt: another capture may read it otherwise.
 		expect(refusalOf(card(0.4))).toBe('uncertain');
+	});
+	it('asks to fit the whole document in the frame, not to come closer, when the MRZ ran to the photo edge', () => {
+		const cut = (problems: string[], type: Parameters<typeof checkAllowedDocumentType>[0] = 'MRTD_TYPE_PASSPORT') => {
+			const r = read(type, ['MRTD_TYPE_PASSPORT'], problems);
+			return { ...r, sides: [{ ...r.sides[0], mrzAtEdge: true }] };
+		};
+		expect(refusalOf(cut(['LOW_CONFIDENCE']))).toBe('unreadable');
+		expect(refusalOf(cut(['LOW_CONFIDENCE', 'BLURRY']))).toBe('unreadable');
+		expect(refusalOf(cut([], 'MRTD_TYPE_UNKNOWN'))).toBe('unreadable');
+		// What it tells nothing of: a reading that passes, one a retake confirmed, a type surely refused.
+		expect(refusalOf(cut([]))).toBeNull();
+		expect(refusalOf(cut(['LOW_CONFIDENCE']), { confirmed: true })).toBeNull();
+		expect(refusalOf({ ...cut(['LOW_CONFIDENCE'], 'MRTD_TYPE_IDENITY_CARD'), mrz: { fieldConfidence: { documentCode: 0.99, lastName: 0.4 } } })).toBe('typeNotAllowed');
 	});
 	it('names blur or glare behind an uncertain reading, where the picture showed them', () => {
 		expect(refusalOf(read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT'], ['LOW_CONFIDENCE', 'BLURRY', 'GLARE']))).toBe('blurry');

@@ -43,11 +43,14 @@ export function refusalOf(reading: Verdictable, options: JudgeOptions = {}): Doc
 	// the same card would be refused for its type whatever its other characters read.
 	const typeRefused = reading.decision && !reading.decision.accepted && reading.decision.reason === 'DOCUMENT_TYPE_NOT_ALLOWED';
 	if (typeRefused && (reading.mrz?.fieldConfidence?.documentCode ?? 1) >= MIN_FIELD_CONFIDENCE) return 'typeNotAllowed';
+	// MRZ lines that run to the photo's edge were cut by it (or nearly): "come closer" would cut more,
+	// so the user hears to fit the whole document in the frame (`unreadable`'s message).
+	const cut = reading.sides.some((s) => s.mrzAtEdge);
 	if (reading.problems.includes('LOW_CONFIDENCE') && !(options.confirmed && !reading.problems.includes('CHECK_DIGIT_MISMATCH'))) {
-		return reading.problems.includes('BLURRY') ? 'blurry' : reading.problems.includes('GLARE') ? 'glare' : 'uncertain';
+		return cut ? 'unreadable' : reading.problems.includes('BLURRY') ? 'blurry' : reading.problems.includes('GLARE') ? 'glare' : 'uncertain';
 	}
 	if (reading.decision && !reading.decision.accepted) {
-		return reading.decision.reason === 'DOCUMENT_TYPE_UNKNOWN' ? 'typeUnknown' : reading.decision.reason === 'DOCUMENT_UNREADABLE' ? 'unreadable' : 'typeNotAllowed';
+		return reading.decision.reason === 'DOCUMENT_TYPE_UNKNOWN' ? (cut ? 'unreadable' : 'typeUnknown') : reading.decision.reason === 'DOCUMENT_UNREADABLE' ? 'unreadable' : 'typeNotAllowed';
 	}
 	return null;
 }

@@ -69,6 +69,8 @@ function readingDetails(evidence: DocumentEvidence): Record<string, unknown> {
 			height: s.height,
 			edgesFound: s.quad !== null,
 			mrzFound: s.mrzFound,
+			// The MRZ lines ran to the photo's edge: part of them may have been outside it.
+			mrzAtEdge: s.mrzAtEdge,
 			barcodes: s.barcodes,
 			deskewAngle: round(s.deskewAngle),
 			...(s.quality ? { sharpness: round(s.quality.sharpness), glare: round(s.quality.glare, 4), blurry: s.quality.blurry, glary: s.quality.glary } : {})
