@@ -102,7 +102,7 @@ describe.each(STORE_KINDS)('document_scan on %s', (kind) => {
 				expect(d.fieldConfidence[field]).toBeGreaterThanOrEqual(0.75);
 				expect(d.fieldConfidence[field]).toBeLessThanOrEqual(1);
 			}
-			expect(d.sides).toEqual([expect.objectContaining({ side: 'front', edgesFound: true, mrzFound: true, blurry: false, glary: false })]);
+			expect(d.sides).toEqual([expect.objectContaining({ side: 'front', edgesFound: true, mrzFound: true, mrzAtEdge: false, blurry: false, glary: false })]);
 			expect(d.timings.rec).toBeGreaterThan(0);
 			// The printed page was compared with the MRZ: it agrees, so no MRZ_VIZ_MISMATCH.
 			expect(d.vizCheck.mismatched).toEqual([]);
@@ -221,6 +221,27 @@ describe.each(STORE_KINDS)('document_scan on %s', (kind) => {
 			const report = await reportOf(sessionId);
 			expect(report.outcome).toBe('scanSuccess');
 			expect(report.details).toMatchObject({ tries: 2, previousTries: [{ reason: 'typeNotAllowed', documentType: 'MRTD_TYPE_IDENITY_CARD' }] });
+		},
+		SLOW
+	);
+
+	it(
+		'asks to fit the whole document in the frame when the photo cut the MRZ, not to come closer',
+		async () => {
+			// The passport photo cut to 85 % of its width: its MRZ lines' ends are outside the picture.
+			const bytes = readFileSync(path.join(DOCS, 'td3-passport.jpg'));
+			const { width, height } = await sharp(bytes).metadata();
+			const cut = (await sharp(bytes).extract({ left: 0, top: 0, width: Math.round(width! * 0.85), height: height! }).jpeg().toBuffer()).toString('base64');
+			const { sessionId, principal, state } = await start();
+			const refused = await upload(principal, state, [{ side: 'front', image: cut }]);
+			expect(refused.notice).toMatchObject({ code: 'document.retry', params: { reason: 'unreadable', triesLeft: DOCUMENT_SCAN_DEFAULTS.maxTries - 1 } });
+			expect(refused.state.node).toMatchObject({ id: 'doc', props: { lastRefusal: 'unreadable' } });
+			expect(await app.media.list(sessionId, ['document_photo'])).toEqual([]);
+			// The whole photo on the next try passes.
+			await upload(principal, refused.state, [{ side: 'front', image: doc('td3-passport.jpg') }]);
+			const report = await reportOf(sessionId);
+			expect(report.outcome).toBe('scanSuccess');
+			expect(report.details).toMatchObject({ tries: 2, previousTries: [{ reason: 'unreadable' }], sides: [{ mrzAtEdge: false }] });
 		},
 		SLOW
 	);
