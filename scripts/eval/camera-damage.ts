@@ -146,16 +146,6 @@ export function thumbAt(src: Raster, cx: number, cy: number, rx: number, ry: num
 	return { ...src, data: out };
 }
 
-/** The photo cut to the box `left`, `top`, `width`, `height` px (clamped to the image). */
-export function cropTo(src: Raster, left: number, top: number, width: number, height: number): Raster {
-	const x0 = Math.max(0, Math.round(left)), y0 = Math.max(0, Math.round(top));
-	const x1 = Math.min(src.width, Math.round(left + width)), y1 = Math.min(src.height, Math.round(top + height));
-	const c = src.channels;
-	const out = new Uint8Array((x1 - x0) * (y1 - y0) * c);
-	for (let y = y0; y < y1; y++) out.set(src.data.subarray((y * src.width + x0) * c, (y * src.width + x1) * c), (y - y0) * (x1 - x0) * c);
-	return { ...src, width: x1 - x0, height: y1 - y0, data: out };
-}
-
 export async function toJpeg(src: Raster, quality: number): Promise<Buffer> {
 	return sharp(Buffer.from(src.data.buffer, src.data.byteOffset, src.data.byteLength), { raw: { width: src.width, height: src.height, channels: src.channels } })
 		.jpeg({ quality })

@@ -17,9 +17,9 @@
 import sharp, { type Sharp } from 'sharp';
 import { states } from 'mrz';
 import { buildMrz, type MrzSource } from '../../src/lib/documents/mrz-build.ts';
-import type { Raster } from '../../src/lib/documents/raster.ts';
+import { crop, type Raster } from '../../src/lib/documents/raster.ts';
 import { cardSvg, esc, guilloche, label, mm, mrzLine, printedDate, type Card } from '../fixtures/document-svg.ts';
-import { blur, cropTo, glare, glareAt, perspective, rotate, seededRandom, thumbAt, toJpeg, toPng } from './camera-damage.ts';
+import { blur, glare, glareAt, perspective, rotate, seededRandom, thumbAt, toJpeg, toPng } from './camera-damage.ts';
 
 export type SyntheticLayout = 'TD1' | 'TD2' | 'TD3' | 'MRV-A' | 'MRV-B';
 export const SYNTHETIC_DAMAGES = ['clean', 'guilloche', 'specimen', 'stamp', 'frontText', 'perspective', 'blur', 'glare', 'jpeg', 'exif', 'noise', 'combined', 'facingPage'] as const;
@@ -455,9 +455,10 @@ async function damaged(svg: string, damage: SyntheticDamage, r: Random, retake: 
 			const cut = (0.02 + r() * 0.13) * mrzAt.width;
 			// OCR-B capitals stand about 2.45 mm above the baseline.
 			const cap = mm(2.45);
-			if (side === 'left') img = cropTo(img, left + cut, 0, img.width, img.height);
-			else if (side === 'right') img = cropTo(img, 0, 0, left + mrzAt.width - cut, img.height);
-			else img = cropTo(img, 0, 0, img.width, mrzAt.bottom - cap + (0.2 + 0.6 * r()) * cap);
+			// Whole pixels: raster.ts crop widens a fractional box to the pixels it touches.
+			if (side === 'left') img = crop(img, Math.round(left + cut), 0, img.width, img.height);
+			else if (side === 'right') img = crop(img, 0, 0, Math.round(left + mrzAt.width - cut), img.height);
+			else img = crop(img, 0, 0, img.width, Math.round(mrzAt.bottom - cap + (0.2 + 0.6 * r()) * cap));
 			return toJpeg(img, 88);
 		}
 		case 'small': {
