@@ -33,7 +33,7 @@ import { fileURLToPath } from 'node:url';
 import type { ExtractedData } from '../../src/lib/documents/extracted-data.ts';
 import { parseMrzLines } from '../../src/lib/documents/mrz-parse.ts';
 import { DocumentReader, uncertainFields, type ReadDocumentResult } from '../../src/lib/server/documents/document-reader.service.ts';
-import { judgeDocument } from '../../src/lib/server/documents/document-verdict.ts';
+import { judgeDocument, mayBeConfirmed } from '../../src/lib/server/documents/document-verdict.ts';
 import { DOCUMENT_SCAN_DEFAULTS } from '../../src/lib/domain/nodes/document-scan.contract.ts';
 import { EXTRA_DAMAGES, SYNTHETIC_DAMAGES, syntheticDocuments, type SyntheticDamage, type VizFieldName } from './synthetic-documents.ts';
 
@@ -102,7 +102,7 @@ async function journey(first: ReadDocumentResult | null, read: (retake: number) 
 		// A capture that fails to read at all is a try used, as the node counts it.
 		const judgement = result ? judgeDocument(result, { failed: k, max: maxTries }, { confirmed }) : null;
 		if (result && judgement?.kind === 'accept') return { passedAt: k + 1, wrong: wrongFields(expected, result.mrz ? result.fields : {}), confirmed };
-		if (result && digest !== null && result.problems.includes('LOW_CONFIDENCE')) uncertain.add(digest);
+		if (result && digest !== null && mayBeConfirmed(result)) uncertain.add(digest);
 	}
 	return { passedAt: null, wrong: [], confirmed: false };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkAllowedDocumentType } from '#lib/documents/document-type.ts';
-import { judgeDocument, refusalOf } from './document-verdict.ts';
+import { judgeDocument, mayBeConfirmed, refusalOf } from './document-verdict.ts';
 
 const side = (edges = true) => ({ width: 1000, height: 700, quad: edges ? ([[0, 0], [1, 0], [1, 1], [0, 1]] as const) : null, deskewAngle: 0, flipped: false, documentImage: null, mrzFound: true, mrzInkOnly: false, mrzAtEdge: false, barcodes: 0, quality: null });
 const read = (type: Parameters<typeof checkAllowedDocumentType>[0], allowed: Parameters<typeof checkAllowedDocumentType>[1], problems: string[] = []) => ({
@@ -39,10 +39,20 @@ describe('document verdict', () => {
 		expect(refusalOf(cut(['LOW_CONFIDENCE']))).toBe('unreadable');
 		expect(refusalOf(cut(['LOW_CONFIDENCE', 'BLURRY']))).toBe('unreadable');
 		expect(refusalOf(cut([], 'MRTD_TYPE_UNKNOWN'))).toBe('unreadable');
-		// What it tells nothing of: a reading that passes, one a retake confirmed, a type surely refused.
+		// What it tells nothing of: a reading that passes, a type surely refused.
 		expect(refusalOf(cut([]))).toBeNull();
-		expect(refusalOf(cut(['LOW_CONFIDENCE']), { confirmed: true })).toBeNull();
 		expect(refusalOf({ ...cut(['LOW_CONFIDENCE'], 'MRTD_TYPE_IDENITY_CARD'), mrz: { fieldConfidence: { documentCode: 0.99, lastName: 0.4 } } })).toBe('typeNotAllowed');
+	});
+	it('takes no retake as confirming a reading of an MRZ cut by the photo edge, nor keeps such a reading as a witness', () => {
+		const unsure = read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT'], ['LOW_CONFIDENCE']);
+		const cut = { ...unsure, sides: [{ ...unsure.sides[0], mrzAtEdge: true }] };
+		// The glyphs past the cut were filled in from the grammar, alike on every photo cut alike.
+		expect(refusalOf(cut, { confirmed: true })).toBe('unreadable');
+		expect(judgeDocument(cut, { failed: 1, max: 3 }, { confirmed: true })).toEqual({ kind: 'retry', reason: 'unreadable' });
+		expect(refusalOf(unsure, { confirmed: true })).toBeNull();
+		expect(mayBeConfirmed(cut)).toBe(false);
+		expect(mayBeConfirmed(unsure)).toBe(true);
+		expect(mayBeConfirmed(read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT']))).toBe(false);
 	});
 	it('names blur or glare behind an uncertain reading, where the picture showed them', () => {
 		expect(refusalOf(read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT'], ['LOW_CONFIDENCE', 'BLURRY', 'GLARE']))).toBe('blurry');

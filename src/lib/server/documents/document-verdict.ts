@@ -45,14 +45,32 @@ export function refusalOf(reading: Verdictable, options: JudgeOptions = {}): Doc
 	if (typeRefused && (reading.mrz?.fieldConfidence?.documentCode ?? 1) >= MIN_FIELD_CONFIDENCE) return 'typeNotAllowed';
 	// MRZ lines that run to the photo's edge were cut by it (or nearly): "come closer" would cut more,
 	// so the user hears to fit the whole document in the frame (`unreadable`'s message).
-	const cut = reading.sides.some((s) => s.mrzAtEdge);
-	if (reading.problems.includes('LOW_CONFIDENCE') && !(options.confirmed && !reading.problems.includes('CHECK_DIGIT_MISMATCH'))) {
+	const cut = isCut(reading);
+	// Nor does a retake confirm a cut reading: the decoder fills the glyphs the photo did not show from
+	// the grammar alone, and fills them alike on every photo cut the same way.
+	const confirmed = options.confirmed && !cut && !reading.problems.includes('CHECK_DIGIT_MISMATCH');
+	if (reading.problems.includes('LOW_CONFIDENCE') && !confirmed) {
 		return cut ? 'unreadable' : reading.problems.includes('BLURRY') ? 'blurry' : reading.problems.includes('GLARE') ? 'glare' : 'uncertain';
 	}
 	if (reading.decision && !reading.decision.accepted) {
 		return reading.decision.reason === 'DOCUMENT_TYPE_UNKNOWN' ? (cut ? 'unreadable' : 'typeUnknown') : reading.decision.reason === 'DOCUMENT_UNREADABLE' ? 'unreadable' : 'typeNotAllowed';
 	}
 	return null;
+}
+
+/** Some side's MRZ runs off the photo (`DocumentSide.mrzAtEdge`): glyphs at the cut were never seen. */
+function isCut(reading: Pick<Verdictable, 'sides'>): boolean {
+	return reading.sides.some((s) => s.mrzAtEdge);
+}
+
+/**
+ * Whether a refused reading may later be confirmed by a retake that reads it the same: one in doubt
+ * (`LOW_CONFIDENCE`) of an MRZ the photo showed whole. A cut photo's reading is not kept as a witness:
+ * it agrees with the next only on what the decoder made up for the glyphs it never saw (seed 8383's
+ * cut pages, 2026-12-06: 7 of the first 17 would have passed wrong on a second photo cut alike).
+ */
+export function mayBeConfirmed(reading: Pick<Verdictable, 'problems' | 'sides'>): boolean {
+	return reading.problems.includes('LOW_CONFIDENCE') && !isCut(reading);
 }
 
 /** Accept, ask for another try, or end with `scanTimeout` once the tries are used up. */

@@ -8,7 +8,7 @@ import { ApiError } from '#lib/domain/errors.ts';
 import { DOCUMENT_PORTRAIT_FIELD, DOCUMENT_UPLOAD_GRACE_S, documentSettingsOf, sidesFor } from '#lib/domain/nodes/document-scan.contract.ts';
 import type { DocumentRetryReason } from '#lib/domain/page/document-evidence.schema.ts';
 import { MAX_DOCUMENT_UPLOAD_BYTES, parseDocumentUpload, readDocumentUpload, type DocumentEvidence } from '../../../documents/document-evidence.ts';
-import { judgeDocument } from '../../../documents/document-verdict.ts';
+import { judgeDocument, mayBeConfirmed } from '../../../documents/document-verdict.ts';
 import { evidenceIntake, type ActionResult, type NodeContext, type NodeFinish, type NodeHandler } from '../node-handler.ts';
 
 type Ctx = NodeContext<'document_scan'>;
@@ -147,7 +147,7 @@ export const documentScanHandler: NodeHandler<'document_scan'> = {
 			const judgement = judgeDocument(evidence.reading, { failed: state.failedTries, max: s.maxTries }, { confirmed });
 			if (judgement.kind === 'retry') {
 				const r = evidence.reading;
-				const uncertain = digest !== null && r.problems.includes('LOW_CONFIDENCE') ? [...(state.uncertainReads ?? []), digest] : state.uncertainReads;
+				const uncertain = digest !== null && mayBeConfirmed(r) ? [...(state.uncertainReads ?? []), digest] : state.uncertainReads;
 				setState(ctx, {
 					...state,
 					failedTries: tries,
