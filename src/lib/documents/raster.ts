@@ -234,6 +234,11 @@ export function crop(src: Raster, x: number, y: number, width: number, height: n
  * The raster turned a quarter, exactly (pixels moved, not resampled): `clockwise` as the picture is
  * seen. Its width is the source's height.
  */
+/** Where a point of `quarterTurn(src, clockwise)` lies in `src` (`src`: the size before the turn). */
+export function unturnedPoint([x, y]: Point, src: { width: number; height: number }, clockwise: boolean): Point {
+	return clockwise ? [y, src.height - 1 - x] : [src.width - 1 - y, x];
+}
+
 export function quarterTurn(src: Raster, clockwise: boolean): Raster {
 	const { width: w, height: h, channels: c, data } = src;
 	const out = new Uint8Array(w * h * c);

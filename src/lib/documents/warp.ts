@@ -81,6 +81,13 @@ export function warpPerspective(src: Raster, h: Matrix3, width: number, height: 
 
 /** Rectifies the quadrilateral `quad` of `src` into an axis-aligned `width`×`height` raster. */
 export function warpQuad(src: Raster, quad: Quad, width: number, height: number, fill?: readonly number[]): Raster {
+	const h = quadHomography(quad, width, height);
+	if (!h) throw new Error('degenerate quadrilateral');
+	return warpPerspective(src, h, width, height, fill);
+}
+
+/** The homography warpQuad maps `quad` by onto a `width`×`height` raster (source → output); null for a degenerate quad. */
+export function quadHomography(quad: Quad, width: number, height: number): Matrix3 | null {
 	const target: Point[] = [
 		[0, 0],
 		[width, 0],
@@ -88,12 +95,10 @@ export function warpQuad(src: Raster, quad: Quad, width: number, height: number,
 		[0, height]
 	];
 	// Pixel centres: corners map to the outer edges of the output, so shift by half a pixel.
-	const h = homographyFromPoints(
+	return homographyFromPoints(
 		quad.map(([x, y]) => [x - 0.5, y - 0.5] as const),
 		target.map(([x, y]) => [x - 0.5, y - 0.5] as const)
 	);
-	if (!h) throw new Error('degenerate quadrilateral');
-	return warpPerspective(src, h, width, height, fill);
 }
 
 /**

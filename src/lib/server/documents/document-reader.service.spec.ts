@@ -10,7 +10,7 @@ import { glare, perspective, rotate, seededRandom, toPng } from '../../../../scr
 import { syntheticDocuments, type SyntheticDocument } from '../../../../scripts/eval/synthetic-documents.ts';
 import { mrzLine } from '../../../../scripts/fixtures/document-svg.ts';
 import type { MrzConfidenceField } from '#lib/documents/mrz-decode.ts';
-import { DocumentReader, mrzReachesEdge, uncertainFields } from './document-reader.service.ts';
+import { DocumentReader, uncertainFields } from './document-reader.service.ts';
 import { judgeDocument, refusalOf } from './document-verdict.ts';
 import { decodeImage } from './image-io.ts';
 
@@ -229,22 +229,6 @@ describe('readDocument: MRZ documents', () => {
 // Generated TD3 passports whose name line is a short surname and 30-odd fillers: nothing was read
 // (NO_MRZ) though the photos are clean enough (seed 808 of the generated set).
 describe('readDocument: MRZ lines cut by the photo edge', () => {
-	it('marks MRZ lines that all end on one side edge, or whose outer line reaches the bottom edge', () => {
-		const line = (x0: number, x1: number, y = 400, h = 24): Quad => [[x0, y], [x1, y], [x1, y + h], [x0, y + h]];
-		const image = { width: 1000, height: 700 };
-		expect(mrzReachesEdge([line(40, 960), line(40, 960, 440)], image)).toBe(false);
-		expect(mrzReachesEdge([line(0, 960), line(1, 960, 440)], image)).toBe(true);
-		expect(mrzReachesEdge([line(40, 998), line(40, 999, 440)], image)).toBe(true);
-		// One line only: a box the detector stretched, not a cut.
-		expect(mrzReachesEdge([line(0, 960), line(40, 960, 440)], image)).toBe(false);
-		// The last line cut through its glyphs: its box stops on the bottom edge, or is sized past it.
-		expect(mrzReachesEdge([line(40, 960), line(40, 960, 680, 20)], image)).toBe(true);
-		expect(mrzReachesEdge([line(40, 960), line(40, 960, 670, 45)], image)).toBe(true);
-		// A box merged with an overprint, ending 11 px above the bottom: whole.
-		expect(mrzReachesEdge([line(40, 960, 560), line(40, 960, 630, 70)], { width: 1000, height: 711 })).toBe(false);
-		expect(mrzReachesEdge([], image)).toBe(false);
-	});
-
 	// Seed 7272 under `--as cutEdge` (2026-12-06): all 65 pages refused, none accepted wrong, and 63
 	// of them with "a few characters weren't clear: hold the document a little closer", which would
 	// cut more. The same document whole is read exactly, its MRZ clear of the edge.

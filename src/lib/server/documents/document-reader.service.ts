@@ -3,15 +3,16 @@ import { assessCapture, type CaptureQuality } from '#lib/documents/capture-quali
 import { findDocumentQuad } from '#lib/documents/document-quad.ts';
 import { checkAllowedDocumentType, type DocumentTypeDecision, type MrtdType } from '#lib/documents/document-type.ts';
 import type { ExtractedData } from '#lib/documents/extracted-data.ts';
-import { quadSize } from '#lib/documents/homography.ts';
+import { applyHomography, invertMatrix3, quadSize } from '#lib/documents/homography.ts';
 import type { MrzLineScores } from '#lib/documents/mrz-decode.ts';
+import { glyphsCutAtEdge, mrzReachesEdge } from '#lib/documents/mrz-edge.ts';
 import { isMrzLayout } from '#lib/documents/mrz-lines.ts';
 import { parseMrzLines, type MrzReading, type ParseMrzOptions } from '#lib/documents/mrz-parse.ts';
 import { printedNames } from '#lib/documents/printed-names.ts';
-import { quarterTurn, type Quad, type Raster } from '#lib/documents/raster.ts';
+import { quarterTurn, unturnedPoint, type Point, type Quad, type Raster } from '#lib/documents/raster.ts';
 import { skewHypotheses } from '#lib/documents/skew.ts';
 import { compareVizWithMrz, transliterateName, type VizCheck } from '#lib/documents/viz-compare.ts';
-import { rotateRaster, warpQuad } from '#lib/documents/warp.ts';
+import { quadHomography, rotateRaster, warpQuad } from '#lib/documents/warp.ts';
 import { yieldToRequests } from '../event-loop.ts';
 import { readDocumentBarcodes, type BarcodeRead } from './barcode-reader.ts';
 import { decodeImage, encodeJpeg } from './image-io.ts';
@@ -71,9 +72,10 @@ export interface DocumentSide {
 	/** The MRZ was read in its black ink only, a coloured stamp or overprint across it (mrz-reader.ts). */
 	mrzInkOnly: boolean;
 	/**
-	 * The MRZ lines read reach the edge of the image they were read from: part of them may lie outside
-	 * the photo (mrzReachesEdge). A refused reading then asks the user to fit the whole document in the
-	 * frame, not to come closer (document-verdict.ts).
+	 * The MRZ lines read reach the edge of the photo, or the photo's edge next to them runs through
+	 * glyphs: part of them lies outside it (mrz-edge.ts, judged in the photo as uploaded). A refused
+	 * reading then asks the user to fit the whole document in the frame, not to come closer, and no
+	 * retake confirms it (document-verdict.ts).
 	 */
 	mrzAtEdge: boolean;
 	barcodes: number;
@@ -217,27 +219,8 @@ interface SideWork {
 	document: Raster;
 	/** How far `document` is to be turned upright (the side's deskewAngle, unless the MRZ reader turned it level already). */
 	turn?: number;
-}
-
-/**
- * The MRZ lines read run off the image: every line's box ends within a quarter of its height (2 px at
- * least) of the same side edge (a photo's edge cuts all the lines at once), or the outermost line's
- * box reaches the top or bottom edge or past it (the photo cut through its glyphs, whose box the
- * reader sizes like its fellows'). A whole page, rectified or photographed with a margin, keeps its
- * MRZ a glyph or more from every edge (ICAO 9303 prints it inside the page's margins). `quads`: the
- * reading's own lines (a line read below them, seated one pitch under the MRZ to look for it, may
- * lie past the page), top to bottom.
- * Generated pages cut 2–15 % along the lines or through the last line's glyphs (`--as cutEdge`,
- * 2026-12-06) were all refused, and the user was asked to come closer, which cuts more.
- */
-export function mrzReachesEdge(quads: readonly Quad[], image: { width: number; height: number }): boolean {
-	if (quads.length === 0) return false;
-	const margin = (q: Quad) => Math.max(2, Math.hypot(q[3][0] - q[0][0], q[3][1] - q[0][1]) / 4);
-	const xs = (q: Quad) => q.map(([x]) => x);
-	if (quads.every((q) => Math.min(...xs(q)) < margin(q))) return true;
-	if (quads.every((q) => Math.max(...xs(q)) > image.width - margin(q))) return true;
-	const ys = quads.flatMap((q) => q.map(([, y]) => y));
-	return Math.max(...ys) >= image.height - 2 || Math.min(...ys) <= 2;
+	/** Where a point of `document` lies in the photo as uploaded (through the page's rectification and any turn). */
+	toPhoto: (p: Point) => Point;
 }
 
 /** The page's text runs within 30° of up or down the photo, in one of its two main directions. */
@@ -287,12 +270,15 @@ export class DocumentReader {
 			t = performance.now();
 			const found = findDocumentQuad(image);
 			let document = image;
+			let toPhoto = (p: Point): Point => p;
 			if (found) {
 				const size = quadSize(found.quad);
 				document = warpQuad(image, found.quad, size.width, size.height);
+				const back = invertMatrix3(quadHomography(found.quad, size.width, size.height)!);
+				if (back) toPhoto = (p) => applyHomography(back, p);
 			} else problems.add(DOCUMENT_PROBLEMS.noDocumentEdges);
 			timings.locate += performance.now() - t;
-			work.push({ image, document, side: { width: image.width, height: image.height, quad: found?.quad ?? null, deskewAngle: 0, flipped: false, documentImage: null, mrzFound: false, mrzInkOnly: false, mrzAtEdge: false, barcodes: 0, quality: null } });
+			work.push({ image, document, toPhoto, side: { width: image.width, height: image.height, quad: found?.quad ?? null, deskewAngle: 0, flipped: false, documentImage: null, mrzFound: false, mrzInkOnly: false, mrzAtEdge: false, barcodes: 0, quality: null } });
 		}
 
 		let mrz: MrzReading | null = null;
@@ -311,6 +297,7 @@ export class DocumentReader {
 					r = retry;
 					if (r.reading) {
 						w.document = w.image;
+						w.toPhoto = (p) => p;
 						w.side.quad = null;
 					}
 				}
@@ -340,6 +327,8 @@ export class DocumentReader {
 							r = again;
 							if (r.reading) {
 								if (source === w.image) w.side.quad = null;
+								const sourceToPhoto = source === w.image ? (p: Point) => p : w.toPhoto;
+								w.toPhoto = (p) => sourceToPhoto(unturnedPoint(p, source, clockwise));
 								w.document = turned;
 								// rotateRaster's sense: positive is anticlockwise.
 								quarter = clockwise ? -90 : 90;
@@ -355,12 +344,16 @@ export class DocumentReader {
 					for (const k of ['det', 'rec', 'parse'] as const) again.timings[k] += r.timings[k];
 					if (again.reading && readsSurer(again.reading, r.reading!)) {
 						r = again;
+						const [source, sourceToPhoto] = [w.document, w.toPhoto];
+						w.toPhoto = (p) => sourceToPhoto(unturnedPoint(p, source, clockwise));
 						w.document = turned;
 						quarter = clockwise ? -90 : 90;
 					} else r.timings = again.timings;
 				}
 				// Read on the page turned level: the visual zone and the portrait are looked for there too.
 				if (r.levelled) {
+					const [back, levelToPhoto] = [invertMatrix3(r.levelled.matrix), w.toPhoto];
+					if (back) w.toPhoto = (p) => levelToPhoto(applyHomography(back, p));
 					w.document = r.levelled.image;
 					w.turn = r.levelled.skew;
 				} else if (quarter) w.turn = r.skew;
@@ -370,7 +363,10 @@ export class DocumentReader {
 				w.side.deskewAngle = r.skew + quarter;
 				w.side.flipped = r.flipped;
 				w.side.mrzInkOnly = r.inkOnly;
-				w.side.mrzAtEdge = r.reading !== null && mrzReachesEdge(r.mrzQuads.slice(0, r.reading.lines.length), w.document);
+				// Judged in the photo as uploaded: a rectified page's outline can run past the photo (its
+				// corners guessed from the edges seen), so the photo's edge may lie inside the page read.
+				const inPhoto = r.mrzQuads.map((q): Quad => [w.toPhoto(q[0]), w.toPhoto(q[1]), w.toPhoto(q[2]), w.toPhoto(q[3])]);
+				w.side.mrzAtEdge = r.reading !== null && (mrzReachesEdge(inPhoto.slice(0, r.reading.lines.length), w.image) || glyphsCutAtEdge(inPhoto, w.image));
 				if (r.reading) {
 					w.side.mrzFound = true;
 					mrz = r.reading;

@@ -1,4 +1,5 @@
 import { MRZ_ALPHABET } from '#lib/documents/ctc-decode.ts';
+import type { Matrix3 } from '#lib/documents/homography.ts';
 import { decodeMrz, fillersReadAsK, type DecodedMrz, type MrzLineScores } from '#lib/documents/mrz-decode.ts';
 import { isMrzLayout } from '#lib/documents/mrz-lines.ts';
 import { parseMrzLines, readMrzFromText, type MrzReading, type ParseMrzOptions } from '#lib/documents/mrz-parse.ts';
@@ -35,9 +36,10 @@ export interface MrzReadResult {
 	/**
 	 * The page turned level by `skew`, when the reading was made on it rather than on the image given
 	 * (see LEVEL_FIRST_DEGREES): `boxes` and `mrzQuads` are then in its coordinates, and its text
-	 * still runs `skew` degrees off (what is left after the turn: a fraction of a degree).
+	 * still runs `skew` degrees off (what is left after the turn: a fraction of a degree); `matrix`
+	 * maps the image given onto it.
 	 */
-	levelled?: { image: Raster; skew: number };
+	levelled?: { image: Raster; skew: number; matrix: Matrix3 };
 	timings: MrzStageTimings;
 }
 
@@ -152,10 +154,10 @@ export async function readMrz(engine: OcrEngine, image: Raster, options: MrzRead
 	// Turned level, the page's lines are read from upright crops, boxed by a detector that sees them
 	// level. A reading in doubt there is read along the slant as well, and the surer one kept; a field
 	// the two read differently where the other was sure of it is in doubt, as with the ink look.
-	const { raster } = rotateRaster(image, skew, { expand: true, fill: [255, 255, 255] });
+	const { raster, matrix } = rotateRaster(image, skew, { expand: true, fill: [255, 255, 255] });
 	const level = await readAsGiven(engine, raster, { ...options, rectified: false }, undefined, 0);
 	level.timings.det += det;
-	const levelled = (r: MrzReadResult): MrzReadResult => ({ ...r, skew: skew + r.skew, levelled: { image: raster, skew: r.skew } });
+	const levelled = (r: MrzReadResult): MrzReadResult => ({ ...r, skew: skew + r.skew, levelled: { image: raster, skew: r.skew, matrix } });
 	if (level.reading?.checkDigitsValid && !isInDoubt(level.reading)) return levelled(level);
 	const slanted = await readAsGiven(engine, image, options, boxes, 0);
 	for (const k of ['det', 'rec', 'parse'] as const) slanted.timings[k] += level.timings[k];
