@@ -1,8 +1,8 @@
 /**
  * Two builds of the document reader on the same images, in one process, each image read by one
  * build and then the other (so both meet the same machine load): time, ONNX model runs and whether
- * the two outputs are alike (MRZ lines, field confidences, problems, the visual-zone check and the
- * extracted fields). For a change meant to make reads cheaper and leave every verdict as it was.
+ * the two outputs are alike (MRZ lines, field confidences, problems, the visual-zone check, the
+ * extracted fields and which sides' MRZ ran to the photo's edge). For a change meant to make reads cheaper and leave every verdict as it was.
  *
  *   git worktree add /tmp/before <commit> && ln -s "$PWD/node_modules" /tmp/before/node_modules
  *   npx tsx scripts/eval/documents-ab.ts --before /tmp/before FILE…
@@ -33,7 +33,7 @@ session.run = function (...a: unknown[]) {
 };
 
 interface Reader {
-	read(bytes: Buffer, options: object): Promise<{ mrz: { lines: string[]; fieldConfidence?: Record<string, number> } | null; problems: unknown; viz: unknown; fields: unknown }>;
+	read(bytes: Buffer, options: object): Promise<{ mrz: { lines: string[]; fieldConfidence?: Record<string, number> } | null; problems: unknown; viz: unknown; fields: unknown; sides: { mrzAtEdge?: boolean }[] }>;
 }
 const load = async (dir: string): Promise<Reader> => (await import(join(resolve(dir), 'src/lib/server/documents/document-reader.service.ts'))).DocumentReader.load();
 const builds = [
@@ -54,9 +54,10 @@ for (const file of files) {
 		const ms = performance.now() - t;
 		b.ms.push(ms);
 		b.runs += runs;
-		seen.push(JSON.stringify([out.mrz?.lines, out.mrz?.fieldConfidence, out.problems, out.viz, out.fields]));
+		const atEdge = out.sides.map((s) => s.mrzAtEdge ?? false);
+		seen.push(JSON.stringify([out.mrz?.lines, out.mrz?.fieldConfidence, out.problems, out.viz, out.fields, atEdge]));
 		const doubted = Object.entries(out.mrz?.fieldConfidence ?? {}).filter(([, p]) => p < MIN_FIELD_CONFIDENCE).map(([f, p]) => `${f}=${p.toFixed(2)}`);
-		summaries.push(`${out.mrz?.lines.join(' | ') ?? 'no MRZ'}; doubted [${doubted.join(' ')}]; ${JSON.stringify(out.problems)}`);
+		summaries.push(`${out.mrz?.lines.join(' | ') ?? 'no MRZ'}; doubted [${doubted.join(' ')}]; ${JSON.stringify(out.problems)}; at the edge ${JSON.stringify(atEdge)}`);
 		cells.push(`${Math.round(ms)} ms ${runs} runs`);
 	}
 	const alike = seen.every((s) => s === seen[0]);
