@@ -18,12 +18,19 @@ function mrzDigest(reading: DocumentEvidence['reading']): string | null {
 	return reading.mrz ? createHash('sha256').update(reading.mrz.lines.join('\n')).digest('base64url') : null;
 }
 
+/** Each uploaded photo as a digest of its bytes (a camera never takes the same bytes twice). */
+function photoDigests(uploads: DocumentEvidence['uploads']): string[] {
+	return uploads.map((u) => createHash('sha256').update(u.bytes).digest('base64url'));
+}
+
 interface DocumentNodeState {
 	enteredAt: number;
 	failedTries: number;
 	history: { reason: DocumentRetryReason; at: number; documentType: string | null; problems: string[] }[];
 	/** Digests of MRZ readings refused as uncertain (not the text: node state is no place for it). */
 	uncertainReads?: string[];
+	/** Digests of the photos of every refused try: a photo sent again is no second look. */
+	photos?: string[];
 }
 
 const STATE_KEY = 'documentNodes';
@@ -143,7 +150,11 @@ export const documentScanHandler: NodeHandler<'document_scan'> = {
 				return { finish: { outcome: 'scanTimeout', details: { reason: 'timeout', lateByMs: evidence.receivedAt - deadlineOf(ctx, state), tries, ...details, ...history } } };
 			}
 			const digest = mrzDigest(evidence.reading);
-			const confirmed = digest !== null && (state.uncertainReads ?? []).includes(digest);
+			const photos = photoDigests(evidence.uploads);
+			// A second capture that reads the same confirms only as a second look: a photo of a refused try
+			// sent again (a replay, a client that resends) is the same look, and reads alike by construction.
+			const seenBefore = photos.some((p) => (state.photos ?? []).includes(p));
+			const confirmed = digest !== null && (state.uncertainReads ?? []).includes(digest) && !seenBefore;
 			const judgement = judgeDocument(evidence.reading, { failed: state.failedTries, max: s.maxTries }, { confirmed });
 			if (judgement.kind === 'retry') {
 				const r = evidence.reading;
@@ -152,7 +163,8 @@ export const documentScanHandler: NodeHandler<'document_scan'> = {
 					...state,
 					failedTries: tries,
 					history: [...state.history, { reason: judgement.reason, at: ctx.now, documentType: r.documentType, problems: r.problems }],
-					...(uncertain ? { uncertainReads: uncertain } : {})
+					...(uncertain ? { uncertainReads: uncertain } : {}),
+					photos: [...(state.photos ?? []), ...photos]
 				});
 				return {
 					notice: {
