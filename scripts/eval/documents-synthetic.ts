@@ -31,6 +31,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExtractedData } from '../../src/lib/documents/extracted-data.ts';
+import { MIN_FIELD_CONFIDENCE } from '../../src/lib/documents/field-confidence.ts';
 import { parseMrzLines } from '../../src/lib/documents/mrz-parse.ts';
 import { DocumentReader, uncertainFields, type ReadDocumentResult } from '../../src/lib/server/documents/document-reader.service.ts';
 import { judgeDocument, mayBeConfirmed } from '../../src/lib/server/documents/document-verdict.ts';
@@ -67,6 +68,8 @@ interface Row {
 	 * otherwise). The node takes no photo sent again as a second capture, so this is a new photo alike.
 	 */
 	readAlikePasses: number;
+	/** Read with a field wrong that its fieldConfidence reports as sure, whatever the verdict. */
+	wrongSure: number;
 	readAlikeWrong: number;
 	/** Genuine documents whose MRZ was read, and of them those reported MRZ_VIZ_MISMATCH. */
 	genuineRead: number;
@@ -143,7 +146,7 @@ async function main() {
 	const rows = new Map<SyntheticDamage | 'all', Row>();
 	const row = (k: SyntheticDamage | 'all') => {
 		let r = rows.get(k);
-		if (!r) rows.set(k, (r = { n: 0, read: 0, exact: 0, fieldsRight: 0, fieldsTotal: 0, allFieldsRight: 0, accepted: 0, wrongAccepted: 0, lowConfidence: 0, acceptedOnRetake: 0, wrongAcceptedOnRetake: 0, readAlikePasses: 0, readAlikeWrong: 0, genuineRead: 0, falseMismatch: 0, tamperedRead: 0, tamperDetected: 0, vizChecked: 0, vizLifted: 0, vizLiftedWrong: 0, ms: [], notes: [], passedAtTry: [], neverPassed: 0, journeyWrong: 0, journeyWrongConfirmed: 0 }));
+		if (!r) rows.set(k, (r = { n: 0, read: 0, exact: 0, fieldsRight: 0, fieldsTotal: 0, allFieldsRight: 0, accepted: 0, wrongAccepted: 0, lowConfidence: 0, acceptedOnRetake: 0, wrongAcceptedOnRetake: 0, readAlikePasses: 0, readAlikeWrong: 0, wrongSure: 0, genuineRead: 0, falseMismatch: 0, tamperedRead: 0, tamperDetected: 0, vizChecked: 0, vizLifted: 0, vizLiftedWrong: 0, ms: [], notes: [], passedAtTry: [], neverPassed: 0, journeyWrong: 0, journeyWrongConfirmed: 0 }));
 		return r;
 	};
 	for (const d of [...SYNTHETIC_DAMAGES, ...EXTRA_DAMAGES]) if (docs.some((x) => x.damage === d)) row(d);
@@ -161,6 +164,10 @@ async function main() {
 		const wrong = wrongFields(expected, got);
 		const accepted = result !== null && judgeDocument(result, { failed: 0, max: 99 }).kind === 'accept';
 		const low = result?.problems.includes('LOW_CONFIDENCE') ?? false;
+		// Fields read wrong that the reading reports as sure (MIN_FIELD_CONFIDENCE or more): what an integrator
+		// reading fieldConfidence would take as seen.
+		const fc = result?.mrz?.fieldConfidence;
+		const wrongSure = fc ? wrong.filter((f) => (fc[(f === 'documentType' ? 'documentCode' : f) as keyof typeof fc] ?? 0) >= MIN_FIELD_CONFIDENCE) : [];
 		// A second capture reading this same MRZ: the node's retake rule decides alone.
 		const readAlike = result !== null && !accepted && mayBeConfirmed(result) && judgeDocument(result, { failed: 1, max: 99 }, { confirmed: true }).kind === 'accept';
 		// The node asks an uncertain reading for another capture and passes it when that capture reads
@@ -211,6 +218,7 @@ async function main() {
 			if (retakeConfirms && wrong.length > 0) r.wrongAcceptedOnRetake++;
 			if (readAlike) r.readAlikePasses++;
 			if (readAlike && wrong.length > 0) r.readAlikeWrong++;
+			if (wrongSure.length > 0) r.wrongSure++;
 			if (result) r.ms.push(result.timings.total);
 			if (trip) {
 				if (trip.passedAt === null) r.neverPassed++;
@@ -235,7 +243,7 @@ async function main() {
 		}
 		// Per-document detail (field confidences against right/wrong) for choosing the confidence bar.
 		const jsonl = arg('jsonl');
-		if (jsonl) appendFileSync(jsonl, JSON.stringify({ index: doc.index, damage: doc.damage, layout: doc.layout, exact, read: Boolean(result?.mrz), lines: result?.mrz?.lines ?? null, wrong, accepted, passedOnRetake: retakeConfirms, passesIfReadAlikeAgain: readAlike, atEdge: result?.sides.map((s) => s.mrzAtEdge) ?? null, checkDigitsValid: result?.mrz?.checkDigitsValid ?? null, fieldConfidence: result?.mrz?.fieldConfidence ?? null, lookalikeDoubt: result?.mrz?.lookalikeDoubt ?? [], problems: result?.problems ?? [], viz: result?.viz?.fields ?? null, tampered: doc.viz.tampered, inkOnly: result?.sides.some((s) => s.mrzInkOnly) ?? false, journey: trip ? { passedAt: trip.passedAt, confirmed: trip.confirmed, wrong: trip.wrong } : null, retake: retake?.mrz ? { lines: retake.mrz.lines, same: retake.mrz.lines.join('\n') === result?.mrz?.lines.join('\n'), fieldConfidence: retake.mrz.fieldConfidence ?? null, lookalikeDoubt: retake.mrz.lookalikeDoubt ?? [], problems: retake.problems } : null, expected }) + '\n');
+		if (jsonl) appendFileSync(jsonl, JSON.stringify({ index: doc.index, damage: doc.damage, layout: doc.layout, exact, read: Boolean(result?.mrz), lines: result?.mrz?.lines ?? null, wrong, accepted, passedOnRetake: retakeConfirms, passesIfReadAlikeAgain: readAlike, wrongSure, atEdge: result?.sides.map((s) => s.mrzAtEdge) ?? null, unseen: result?.sides.map((s) => s.mrzUnseen) ?? null, checkDigitsValid: result?.mrz?.checkDigitsValid ?? null, fieldConfidence: result?.mrz?.fieldConfidence ?? null, lookalikeDoubt: result?.mrz?.lookalikeDoubt ?? [], problems: result?.problems ?? [], viz: result?.viz?.fields ?? null, tampered: doc.viz.tampered, inkOnly: result?.sides.some((s) => s.mrzInkOnly) ?? false, journey: trip ? { passedAt: trip.passedAt, confirmed: trip.confirmed, wrong: trip.wrong } : null, retake: retake?.mrz ? { lines: retake.mrz.lines, same: retake.mrz.lines.join('\n') === result?.mrz?.lines.join('\n'), fieldConfidence: retake.mrz.fieldConfidence ?? null, lookalikeDoubt: retake.mrz.lookalikeDoubt ?? [], problems: retake.problems } : null, expected }) + '\n');
 		const minConf = result?.mrz?.fieldConfidence ? Math.min(...Object.values(result.mrz.fieldConfidence)) : null;
 		process.stderr.write(`#${doc.index} ${doc.damage} ${doc.layout}: ${exact ? 'exact' : result?.mrz ? 'read' : 'unread'}${accepted ? ' accepted' : ''}${accepted && wrong.length ? ' WRONG' : ''}${low ? ' low-confidence' : ''} wrong=[${wrong.join(',')}] minConf=${minConf?.toFixed(4) ?? '-'} ${Math.round(result?.timings.total ?? 0)} ms\n`);
 	}
@@ -243,9 +251,9 @@ async function main() {
 	const vizTable = ['| damage | VIZ compared | tampered read | mismatch detected | genuine read | false mismatch | spared a retake by the VIZ / of them wrong |', '|---|---|---|---|---|---|---|'];
 	for (const [k, r] of rows) vizTable.push(`| ${k} | ${r.vizChecked} | ${r.tamperedRead} | ${r.tamperDetected} (${pct(r.tamperDetected, r.tamperedRead)}) | ${r.genuineRead} | ${r.falseMismatch} (${pct(r.falseMismatch, r.genuineRead)}) | ${r.vizLifted} / ${r.vizLiftedWrong} |`);
 	lines.push('# Document reading on the synthetic set', '', `${docs.length} generated documents (seed ${seed}, scripts/eval/synthetic-documents.ts), reference date ${NOW.toISOString().slice(0, 10)}; MRZ decoding: ${arg('mrz-decode') === 'text' ? 'greedy text, repaired' : 'constrained'}; visual-zone cross-check: ${crossCheckViz ? 'on' : 'off'}.`, '');
-	lines.push('Exact: every MRZ character right. Fields: share of the compared extractedData values right (' + FIELDS.join(', ') + '). All fields: documents with every one right. Accepted: the document_scan node would pass the reading (scanSuccess). **Wrong-but-accepted**: accepted with a field wrong. Low confidence: the reader flagged `LOW_CONFIDENCE`. On retake: refused as uncertain, and a second photo of the same document read the same MRZ, which the node then passes with `LOW_CONFIDENCE` and `fieldConfidence` kept in its report (flagged, not silent); wrong on retake: those with a field wrong. Read alike again: refused, and a second photo that reads the same MRZ would pass so (a user who frames or covers the document alike twice; the node takes no photo sent again as a second one); wrong: of them with a field wrong.', '');
-	lines.push('| damage | n | read | exact | fields | all fields | accepted | wrong-but-accepted | low confidence | accepted on retake (flagged) | wrong on retake (flagged) | read alike again passes / wrong | median ms |', '|---|---|---|---|---|---|---|---|---|---|---|---|---|');
-	for (const [k, r] of rows) lines.push(`| ${k} | ${r.n} | ${pct(r.read, r.n)} | ${pct(r.exact, r.n)} | ${pct(r.fieldsRight, r.fieldsTotal)} | ${pct(r.allFieldsRight, r.n)} | ${pct(r.accepted, r.n)} | ${r.wrongAccepted} | ${r.lowConfidence} | ${r.acceptedOnRetake} | ${r.wrongAcceptedOnRetake} | ${r.readAlikePasses} / ${r.readAlikeWrong} | ${Math.round(median(r.ms))} |`);
+	lines.push('Exact: every MRZ character right. Fields: share of the compared extractedData values right (' + FIELDS.join(', ') + '). All fields: documents with every one right. Accepted: the document_scan node would pass the reading (scanSuccess). **Wrong-but-accepted**: accepted with a field wrong. Low confidence: the reader flagged `LOW_CONFIDENCE`. On retake: refused as uncertain, and a second photo of the same document read the same MRZ, which the node then passes with `LOW_CONFIDENCE` and `fieldConfidence` kept in its report (flagged, not silent); wrong on retake: those with a field wrong. Read alike again: refused, and a second photo that reads the same MRZ would pass so (a user who frames or covers the document alike twice; the node takes no photo sent again as a second one); wrong: of them with a field wrong. A wrong field reported sure: readings with a field wrong whose `fieldConfidence` is ' + MIN_FIELD_CONFIDENCE + ' or more (the document type counted with the document code): the field reported as seen.', '');
+	lines.push('| damage | n | read | exact | fields | all fields | accepted | wrong-but-accepted | low confidence | accepted on retake (flagged) | wrong on retake (flagged) | read alike again passes / wrong | a wrong field reported sure | median ms |', '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+	for (const [k, r] of rows) lines.push(`| ${k} | ${r.n} | ${pct(r.read, r.n)} | ${pct(r.exact, r.n)} | ${pct(r.fieldsRight, r.fieldsTotal)} | ${pct(r.allFieldsRight, r.n)} | ${pct(r.accepted, r.n)} | ${r.wrongAccepted} | ${r.lowConfidence} | ${r.acceptedOnRetake} | ${r.wrongAcceptedOnRetake} | ${r.readAlikePasses} / ${r.readAlikeWrong} | ${r.wrongSure} | ${Math.round(median(r.ms))} |`);
 	if (crossCheckViz) lines.push('', '## Visual zone against the MRZ', '', 'Tampered: one printed field unlike the MRZ; detected: MRZ_VIZ_MISMATCH naming that field. False mismatch: MRZ_VIZ_MISMATCH on a genuine document. Spared a retake: LOW_CONFIDENCE without the VIZ, none with it (every uncertain field vouched for by the print); wrong: of those, accepted with a field wrong.', '', ...vizTable);
 	if (process.argv.includes('--journey')) {
 		const maxTries = Number(arg('max-tries') ?? DOCUMENT_SCAN_DEFAULTS.maxTries);

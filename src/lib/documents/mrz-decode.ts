@@ -1058,6 +1058,23 @@ function lookalikeVotes(layout: MrzLayout, post: Posteriors, entrySteps: readonl
 export const nameField = (layout: MrzLayout): Range => FIELDS[layout].names;
 
 /**
+ * The fields with a glyph on one of `lines` (its check digit counts): those whose value a cut line
+ * can have changed. The composite is left out: it is no field of extractedData, and its digit's
+ * failure shows in the checks.
+ */
+export function fieldsOnLines(layout: MrzLayout, lines: readonly number[]): MrzConfidenceField[] {
+	const spec = FIELDS[layout];
+	const on = (line: number) => lines.includes(line);
+	const out = new Set<MrzConfidenceField>();
+	for (const f of spec.checked) if (on(f.range[0]) || on(f.digit[0])) out.add(f.name);
+	for (const s of spec.states) if (on(s.range[0])) out.add(s.name);
+	for (const f of spec.free) if (on(f.range[0])) out.add(f.name);
+	if (on(spec.names[0])) (out.add('lastName'), out.add('firstName'));
+	if (on(spec.sex[0])) out.add('sex');
+	return [...out];
+}
+
+/**
  * The fields in which no check digit tells a K from a filler (optional data, a passport's personal
  * number: a K weighs 20, nothing modulo 10) where `other` differs from `target` only by K's in the
  * target's trailing fillers: each such K stands where the target has a filler, after a filler, with

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { glyphsCutAtEdge, mrzReachesEdge } from './mrz-edge.ts';
+import { glyphsCutAtEdge, mrzCutLines, mrzReachesEdge } from './mrz-edge.ts';
 import { createRaster, type Quad, type Raster } from './raster.ts';
 
 const line = (x0: number, x1: number, y = 400, h = 24): Quad => [[x0, y], [x1, y], [x1, y + h], [x0, y + h]];
@@ -72,5 +72,31 @@ describe('glyphsCutAtEdge', () => {
 		expect(glyphsCutAtEdge(boxes, page(960, 398, [{ y: 300, h: 24 }, { y: 340, h: 24 }, { y: 394, h: 4 }]))).toBe(false);
 		expect(glyphsCutAtEdge(boxes, page(960, 380, [{ y: 300, h: 24 }, { y: 340, h: 24 }, { y: 376, h: 4 }]))).toBe(true);
 		expect(glyphsCutAtEdge([], far)).toBe(false);
+	});
+});
+
+describe('mrzCutLines', () => {
+	it('puts every line in question when the cut runs across their ends', () => {
+		const image = page(1000, 700, []);
+		expect(mrzCutLines([line(40, 998), line(40, 999, 440)], 2, image)).toEqual([0, 1]);
+		expect(mrzCutLines([line(0, 960), line(1, 960, 440), line(1, 960, 480)], 3, image)).toEqual([0, 1, 2]);
+		expect(mrzCutLines([line(40, 960), line(40, 960, 440)], 2, image)).toEqual([]);
+	});
+	it('names only the line the edge above or below cut, by its box or by its glyphs', () => {
+		expect(mrzCutLines([line(40, 960), line(40, 960, 680, 20)], 2, page(1000, 700, []))).toEqual([1]);
+		// The glyphs run on to the last row; the reader's box of the last line stopped short of it.
+		const cut = page(960, 360, [{ y: 300, h: 24 }, { y: 340, h: 20 }]);
+		expect(mrzCutLines([line(36, 924, 300, 24), line(36, 924, 340, 12)], 2, cut)).toEqual([1]);
+		const top = page(960, 360, [{ y: 0, h: 10 }, { y: 40, h: 24 }]);
+		expect(mrzCutLines([line(36, 924, 2, 8), line(36, 924, 40, 24)], 2, top)).toEqual([0]);
+	});
+	it('puts the whole reading in question when the cut lies on a line seated below it', () => {
+		// Two lines read; a third seated under them to look for a lost one lies on the cut glyphs.
+		const cut = page(960, 360, [{ y: 260, h: 24 }, { y: 300, h: 24 }, { y: 340, h: 20 }]);
+		expect(mrzCutLines([line(36, 924, 260, 24), line(36, 924, 300, 24), line(36, 924, 340, 12)], 2, cut)).toEqual([0, 1]);
+		// The same seated line on a whole page: nothing cut.
+		const whole = page(960, 376, [{ y: 260, h: 24 }, { y: 300, h: 24 }]);
+		expect(mrzCutLines([line(36, 924, 260, 24), line(36, 924, 300, 24), line(36, 924, 340, 24)], 2, whole)).toEqual([]);
+		expect(mrzCutLines([], 0, whole)).toEqual([]);
 	});
 });

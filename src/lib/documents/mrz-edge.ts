@@ -23,16 +23,21 @@ const lineHeight = (q: Quad) => Math.hypot(q[3][0] - q[0][0], q[3][1] - q[0][1])
  * 2026-12-06) were all refused, and the user was asked to come closer, which cuts more.
  */
 export function mrzReachesEdge(quads: readonly Quad[], image: { width: number; height: number }): boolean {
-	if (quads.length === 0) return false;
+	return linesReachingEdge(quads, image).length > 0;
+}
+
+/** `mrzReachesEdge`'s lines: every line when the cut runs across their ends, else those whose box reaches the edge above or below. */
+function linesReachingEdge(quads: readonly Quad[], image: { width: number; height: number }): number[] {
+	if (quads.length === 0) return [];
 	const margin = (q: Quad) => Math.max(2, lineHeight(q) / 4);
 	const along = alongAxis(quads);
 	const across = 1 - along;
 	const size = [image.width, image.height];
 	const at = (q: Quad, axis: number) => q.map((p) => p[axis]);
-	if (quads.every((q) => Math.min(...at(q, along)) < margin(q))) return true;
-	if (quads.every((q) => Math.max(...at(q, along)) > size[along] - margin(q))) return true;
-	const crosswise = quads.flatMap((q) => at(q, across));
-	return Math.max(...crosswise) >= size[across] - 2 || Math.min(...crosswise) <= 2;
+	const every = quads.map((_, i) => i);
+	if (quads.every((q) => Math.min(...at(q, along)) < margin(q))) return every;
+	if (quads.every((q) => Math.max(...at(q, along)) > size[along] - margin(q))) return every;
+	return every.filter((i) => Math.max(...at(quads[i], across)) >= size[across] - 2 || Math.min(...at(quads[i], across)) <= 2);
 }
 
 /**
@@ -47,11 +52,17 @@ export function mrzReachesEdge(quads: readonly Quad[], image: { width: number; h
  * edge 1.3 and 1.7 line heights below their MRZ (the tops of the next print, a guilloche's hatching).
  */
 export function glyphsCutAtEdge(quads: readonly Quad[], image: Raster): boolean {
-	if (quads.length === 0) return false;
+	return lineCutAtEdge(quads, image) >= 0;
+}
+
+/** `glyphsCutAtEdge`'s line: the index in `quads` of the outer line the edge cuts, or −1. */
+function lineCutAtEdge(quads: readonly Quad[], image: Raster): number {
+	if (quads.length === 0) return -1;
 	const along = alongAxis(quads);
 	const across = 1 - along;
 	const size = [image.width, image.height];
-	for (const q of [quads[0], quads[quads.length - 1]]) {
+	for (const index of [0, quads.length - 1]) {
+		const q = quads[index];
 		const h = lineHeight(q);
 		const lo = Math.min(...q.map((p) => p[across]));
 		const hi = Math.max(...q.map((p) => p[across]));
@@ -66,11 +77,11 @@ export function glyphsCutAtEdge(quads: readonly Quad[], image: Raster): boolean 
 			if (gap > h) continue;
 			for (const k of [0, 1]) {
 				const row = edge === 0 ? k : edge - k;
-				if (strokesAlong(image, along, row, from, to, h) >= glyphs) return true;
+				if (strokesAlong(image, along, row, from, to, h) >= glyphs) return index;
 			}
 		}
 	}
-	return false;
+	return -1;
 }
 
 /** Dark runs, each narrower than a line height, along one pixel row (`along` 0) or column (1). */
@@ -98,4 +109,21 @@ function strokesAlong(image: Raster, along: 0 | 1, at: number, from: number, to:
 		}
 	}
 	return runs;
+}
+
+/**
+ * The lines of a reading whose glyphs the photo's edge cut, as indices into its own lines (the first
+ * `read` of `quads`; the rest are lines the reader seated below them to look for a lost one). What
+ * the decoder put at a cut was never seen: it fills a line's lost glyphs from the grammar, and where
+ * along the line it fills them is its guess, so the whole line is in question, not only its cut end.
+ * A cut found only on a seated line (a TD1 whose last line was lost at the cut) leaves every line of
+ * the reading in question: which boxes it read is then itself a guess.
+ */
+export function mrzCutLines(quads: readonly Quad[], read: number, image: Raster): number[] {
+	const own = quads.slice(0, read);
+	const reaching = linesReachingEdge(own, image);
+	if (reaching.length > 0) return reaching;
+	const cut = lineCutAtEdge(quads, image);
+	if (cut < 0) return [];
+	return cut < own.length ? [cut] : own.map((_, i) => i);
 }

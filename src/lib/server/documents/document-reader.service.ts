@@ -5,7 +5,8 @@ import { checkAllowedDocumentType, type DocumentTypeDecision, type MrtdType } fr
 import type { ExtractedData } from '#lib/documents/extracted-data.ts';
 import { applyHomography, invertMatrix3, quadSize } from '#lib/documents/homography.ts';
 import type { MrzLineScores } from '#lib/documents/mrz-decode.ts';
-import { glyphsCutAtEdge, mrzReachesEdge } from '#lib/documents/mrz-edge.ts';
+import { mrzCutLines } from '#lib/documents/mrz-edge.ts';
+import { linesNotSeen, unseenGlyphs } from '#lib/documents/mrz-unseen.ts';
 import { isMrzLayout } from '#lib/documents/mrz-lines.ts';
 import { parseMrzLines, type MrzReading, type ParseMrzOptions } from '#lib/documents/mrz-parse.ts';
 import { printedNames } from '#lib/documents/printed-names.ts';
@@ -18,7 +19,7 @@ import { readDocumentBarcodes, type BarcodeRead } from './barcode-reader.ts';
 import { decodeImage, encodeJpeg } from './image-io.ts';
 import { isInDoubt, readMrz, readsSurer } from './mrz-reader.ts';
 import { mrzSideOf, readViz, type VizReadResult } from './viz-reader.ts';
-import { MIN_FIELD_CONFIDENCE } from '#lib/documents/field-confidence.ts';
+import { MIN_FIELD_CONFIDENCE, withLinesDoubted } from '#lib/documents/field-confidence.ts';
 import { OcrEngine } from './ocr-engine.ts';
 import { PortraitFinder, type FaceBox } from './portrait-finder.ts';
 
@@ -78,6 +79,12 @@ export interface DocumentSide {
 	 * retake confirms it (document-verdict.ts).
 	 */
 	mrzAtEdge: boolean;
+	/**
+	 * Per MRZ line read, how many of its glyphs the recogniser emitted nothing for (mrz-unseen.ts: a
+	 * thumb over them, glare); empty without a reading. Over MAX_UNSEEN_GLYPHS, the line's fields are
+	 * in doubt and no retake confirms the reading (document-verdict.ts).
+	 */
+	mrzUnseen: number[];
 	barcodes: number;
 	/** Blur and glare of the rectified document image. */
 	quality: CaptureQuality | null;
@@ -278,7 +285,7 @@ export class DocumentReader {
 				if (back) toPhoto = (p) => applyHomography(back, p);
 			} else problems.add(DOCUMENT_PROBLEMS.noDocumentEdges);
 			timings.locate += performance.now() - t;
-			work.push({ image, document, toPhoto, side: { width: image.width, height: image.height, quad: found?.quad ?? null, deskewAngle: 0, flipped: false, documentImage: null, mrzFound: false, mrzInkOnly: false, mrzAtEdge: false, barcodes: 0, quality: null } });
+			work.push({ image, document, toPhoto, side: { width: image.width, height: image.height, quad: found?.quad ?? null, deskewAngle: 0, flipped: false, documentImage: null, mrzFound: false, mrzInkOnly: false, mrzAtEdge: false, mrzUnseen: [], barcodes: 0, quality: null } });
 		}
 
 		let mrz: MrzReading | null = null;
@@ -366,7 +373,13 @@ export class DocumentReader {
 				// Judged in the photo as uploaded: a rectified page's outline can run past the photo (its
 				// corners guessed from the edges seen), so the photo's edge may lie inside the page read.
 				const inPhoto = r.mrzQuads.map((q): Quad => [w.toPhoto(q[0]), w.toPhoto(q[1]), w.toPhoto(q[2]), w.toPhoto(q[3])]);
-				w.side.mrzAtEdge = r.reading !== null && (mrzReachesEdge(inPhoto.slice(0, r.reading.lines.length), w.image) || glyphsCutAtEdge(inPhoto, w.image));
+				const cut = r.reading ? mrzCutLines(inPhoto, r.reading.lines.length, w.image) : [];
+				w.side.mrzAtEdge = cut.length > 0;
+				w.side.mrzUnseen = r.reading ? r.lineScores.map((scores, l) => unseenGlyphs(scores, r.reading!.lines[l]?.length ?? 0)) : [];
+				// What the decoder put on a cut line, or where a line's glyphs were hidden, was never seen,
+				// however surely it reads.
+				const notSeen = [...new Set([...cut, ...linesNotSeen(w.side.mrzUnseen)])];
+				if (r.reading && notSeen.length > 0) r.reading = withLinesDoubted(r.reading, notSeen);
 				if (r.reading) {
 					w.side.mrzFound = true;
 					mrz = r.reading;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkAllowedDocumentType } from '#lib/documents/document-type.ts';
 import { judgeDocument, mayBeConfirmed, refusalOf } from './document-verdict.ts';
 
-const side = (edges = true) => ({ width: 1000, height: 700, quad: edges ? ([[0, 0], [1, 0], [1, 1], [0, 1]] as const) : null, deskewAngle: 0, flipped: false, documentImage: null, mrzFound: true, mrzInkOnly: false, mrzAtEdge: false, barcodes: 0, quality: null });
+const side = (edges = true) => ({ width: 1000, height: 700, quad: edges ? ([[0, 0], [1, 0], [1, 1], [0, 1]] as const) : null, deskewAngle: 0, flipped: false, documentImage: null, mrzFound: true, mrzInkOnly: false, mrzAtEdge: false, mrzUnseen: [], barcodes: 0, quality: null });
 const read = (type: Parameters<typeof checkAllowedDocumentType>[0], allowed: Parameters<typeof checkAllowedDocumentType>[1], problems: string[] = []) => ({
 	status: 'read' as const,
 	decision: checkAllowedDocumentType(type, allowed),
@@ -53,6 +53,16 @@ describe('document verdict', () => {
 		expect(mayBeConfirmed(cut)).toBe(false);
 		expect(mayBeConfirmed(unsure)).toBe(true);
 		expect(mayBeConfirmed(read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT']))).toBe(false);
+	});
+	it('takes no retake as confirming a reading with glyphs hidden from the recogniser, as a thumb hides them', () => {
+		const unsure = read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT'], ['LOW_CONFIDENCE']);
+		const covered = (mrzUnseen: number[]) => ({ ...unsure, sides: [{ ...unsure.sides[0], mrzUnseen }] });
+		// Four glyphs of the second line unseen: a second photo held alike hides them alike.
+		expect(refusalOf(covered([0, 4]), { confirmed: true })).toBe('uncertain');
+		expect(mayBeConfirmed(covered([0, 4]))).toBe(false);
+		// Two a line: a dropped filler or two, as whole real pages show.
+		expect(refusalOf(covered([2, 1]), { confirmed: true })).toBeNull();
+		expect(mayBeConfirmed(covered([2, 1]))).toBe(true);
 	});
 	it('names blur or glare behind an uncertain reading, where the picture showed them', () => {
 		expect(refusalOf(read('MRTD_TYPE_PASSPORT', ['MRTD_TYPE_PASSPORT'], ['LOW_CONFIDENCE', 'BLURRY', 'GLARE']))).toBe('blurry');

@@ -78,6 +78,8 @@ function readingDetails(evidence: DocumentEvidence): Record<string, unknown> {
 			mrzFound: s.mrzFound,
 			// The MRZ lines ran to the photo's edge: part of them may have been outside it.
 			mrzAtEdge: s.mrzAtEdge,
+			// Per MRZ line, glyphs the recogniser saw nothing at (a thumb, glare): over 2, not confirmed by a retake.
+			mrzUnseen: s.mrzUnseen,
 			barcodes: s.barcodes,
 			deskewAngle: round(s.deskewAngle),
 			...(s.quality ? { sharpness: round(s.quality.sharpness), glare: round(s.quality.glare, 4), blurry: s.quality.blurry, glary: s.quality.glary } : {})
