@@ -2,7 +2,7 @@
  * Two builds of the document reader on the same images, in one process, each image read by one
  * build and then the other (so both meet the same machine load): time, ONNX model runs and whether
  * the two outputs are alike (MRZ lines, field confidences, problems, the visual-zone check, the
- * extracted fields and which sides' MRZ ran to the photo's edge). For a change meant to make reads cheaper and leave every verdict as it was.
+ * extracted fields, which sides' MRZ ran to the photo's edge and the glyphs unseen on each line). For a change meant to make reads cheaper and leave every verdict as it was.
  *
  *   git worktree add /tmp/before <commit> && ln -s "$PWD/node_modules" /tmp/before/node_modules
  *   npx tsx scripts/eval/documents-ab.ts --before /tmp/before FILE…
@@ -33,7 +33,7 @@ session.run = function (...a: unknown[]) {
 };
 
 interface Reader {
-	read(bytes: Buffer, options: object): Promise<{ mrz: { lines: string[]; fieldConfidence?: Record<string, number> } | null; problems: unknown; viz: unknown; fields: unknown; sides: { mrzAtEdge?: boolean }[] }>;
+	read(bytes: Buffer, options: object): Promise<{ mrz: { lines: string[]; fieldConfidence?: Record<string, number> } | null; problems: unknown; viz: unknown; fields: unknown; sides: { mrzAtEdge?: boolean; mrzUnseen?: number[] }[] }>;
 }
 const load = async (dir: string): Promise<Reader> => (await import(join(resolve(dir), 'src/lib/server/documents/document-reader.service.ts'))).DocumentReader.load();
 const builds = [
@@ -55,9 +55,10 @@ for (const file of files) {
 		b.ms.push(ms);
 		b.runs += runs;
 		const atEdge = out.sides.map((s) => s.mrzAtEdge ?? false);
-		seen.push(JSON.stringify([out.mrz?.lines, out.mrz?.fieldConfidence, out.problems, out.viz, out.fields, atEdge]));
+		const unseen = out.sides.map((s) => s.mrzUnseen ?? []);
+		seen.push(JSON.stringify([out.mrz?.lines, out.mrz?.fieldConfidence, out.problems, out.viz, out.fields, atEdge, unseen]));
 		const doubted = Object.entries(out.mrz?.fieldConfidence ?? {}).filter(([, p]) => p < MIN_FIELD_CONFIDENCE).map(([f, p]) => `${f}=${p.toFixed(2)}`);
-		summaries.push(`${out.mrz?.lines.join(' | ') ?? 'no MRZ'}; doubted [${doubted.join(' ')}]; ${JSON.stringify(out.problems)}; at the edge ${JSON.stringify(atEdge)}`);
+		summaries.push(`${out.mrz?.lines.join(' | ') ?? 'no MRZ'}; doubted [${doubted.join(' ')}]; ${JSON.stringify(out.problems)}; at the edge ${JSON.stringify(atEdge)}; unseen ${JSON.stringify(unseen)}`);
 		cells.push(`${Math.round(ms)} ms ${runs} runs`);
 	}
 	const alike = seen.every((s) => s === seen[0]);

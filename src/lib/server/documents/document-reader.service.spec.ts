@@ -4,6 +4,7 @@ import sharp, { type Sharp } from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MIN_FIELD_CONFIDENCE } from '#lib/documents/field-confidence.ts';
 import { buildMrz } from '#lib/documents/mrz-build.ts';
+import { linesNotSeen } from '#lib/documents/mrz-unseen.ts';
 import { parseMrzLines } from '#lib/documents/mrz-parse.ts';
 import { createRaster, crop, type Quad } from '#lib/documents/raster.ts';
 import { glare, perspective, rotate, seededRandom, toPng } from '../../../../scripts/eval/camera-damage.ts';
@@ -11,7 +12,7 @@ import { syntheticDocuments, type SyntheticDocument } from '../../../../scripts/
 import { mrzLine } from '../../../../scripts/fixtures/document-svg.ts';
 import type { MrzConfidenceField } from '#lib/documents/mrz-decode.ts';
 import { DocumentReader, uncertainFields } from './document-reader.service.ts';
-import { judgeDocument, refusalOf } from './document-verdict.ts';
+import { judgeDocument, mayBeConfirmed, refusalOf } from './document-verdict.ts';
 import { decodeImage } from './image-io.ts';
 
 const dir = join(import.meta.dirname, '../../../../tests/fixtures/documents');
@@ -241,6 +242,26 @@ describe('readDocument: MRZ lines cut by the photo edge', () => {
 		const w = await reader.read(await whole.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
 		expect(w.mrz?.lines).toEqual(whole.mrz);
 		expect(w.sides[0].mrzAtEdge).toBe(false);
+	}, SLOW);
+});
+
+describe("readDocument: a thumb over the start of a passport's MRZ lines", () => {
+	// Seed 2626 #54 under `--as thumb` (2026-12-07): the thumb hides the lines' first glyphs from the
+	// text detector too, the boxes end at it, and the 36 glyphs left were read as a TD2, every glyph in
+	// view emitted: nothing counted unseen, and a second photo held alike passed it, wrong. The
+	// rectified page is a passport page's width, 49 glyph pitches, not a TD2's 41.
+	it('counts the glyphs its page holds room for, and no second photo held alike confirms the reading', async () => {
+		const [held, whole] = [syntheticDocuments(55, 2626, { damage: 'thumb' })[54], syntheticDocuments(55, 2626, { damage: 'clean' })[54]];
+		const r = await reader.read(await held.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(r.sides[0].quad).not.toBeNull();
+		expect(r.mrz?.lines).not.toEqual(held.mrz);
+		expect(linesNotSeen(r.sides[0].mrzUnseen).length).toBe(r.mrz?.lines.length);
+		expect(mayBeConfirmed(r)).toBe(false);
+		expect(refusalOf(r, { confirmed: true })).not.toBeNull();
+		// The page whole: every line in view, nothing past it.
+		const w = await reader.read(await whole.render(), { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(w.mrz?.lines).toEqual(whole.mrz);
+		expect(w.sides[0].mrzUnseen).toEqual([0, 0]);
 	}, SLOW);
 });
 

@@ -6,7 +6,7 @@ import type { ExtractedData } from '#lib/documents/extracted-data.ts';
 import { applyHomography, invertMatrix3, quadSize } from '#lib/documents/homography.ts';
 import type { MrzLineScores } from '#lib/documents/mrz-decode.ts';
 import { mrzCutLines } from '#lib/documents/mrz-edge.ts';
-import { linesNotSeen, unseenGlyphs } from '#lib/documents/mrz-unseen.ts';
+import { glyphsPastLines, linesNotSeen, unseenGlyphs } from '#lib/documents/mrz-unseen.ts';
 import { isMrzLayout } from '#lib/documents/mrz-lines.ts';
 import { parseMrzLines, type MrzReading, type ParseMrzOptions } from '#lib/documents/mrz-parse.ts';
 import { printedNames } from '#lib/documents/printed-names.ts';
@@ -80,9 +80,11 @@ export interface DocumentSide {
 	 */
 	mrzAtEdge: boolean;
 	/**
-	 * Per MRZ line read, how many of its glyphs the recogniser emitted nothing for (mrz-unseen.ts: a
-	 * thumb over them, glare); empty without a reading. Over MAX_UNSEEN_GLYPHS, the line's fields are
-	 * in doubt and no retake confirms the reading (document-verdict.ts).
+	 * Per MRZ line read, how many of its glyphs the photo did not show (mrz-unseen.ts): those the
+	 * recogniser emitted nothing for (a thumb over them, glare), or, on a page whose outline was found,
+	 * those the page holds room for beyond the line read (a thumb that cut the line's box short),
+	 * whichever is more; empty without a reading. Over MAX_UNSEEN_GLYPHS, the line's fields are in
+	 * doubt and no retake confirms the reading (document-verdict.ts).
 	 */
 	mrzUnseen: number[];
 	barcodes: number;
@@ -237,6 +239,23 @@ function runsSideways(boxes: Parameters<typeof skewHypotheses>[0]): boolean {
 		.some((a) => Math.abs(Math.abs(a) - 90) < 30);
 }
 
+/**
+ * Per MRZ line of `reading`, the glyphs it was not seen to hold: those the recogniser emitted nothing
+ * for, or, where the page's outline was found (`quad`, in the photo), those its page holds room for
+ * beyond the line read (a thumb that cut the line's box short), whichever is more. `inPhoto`: the
+ * reading's line boxes in the photo as uploaded.
+ */
+function unseenOnLines(reading: MrzReading, scores: readonly MrzLineScores[], inPhoto: readonly Quad[], quad: Quad | null): number[] {
+	const lengths = reading.lines.map((l) => l.length);
+	let past: number[] = [];
+	if (quad) {
+		const page = quadSize(quad);
+		const toPage = quadHomography(quad, page.width, page.height);
+		if (toPage) past = glyphsPastLines(inPhoto.slice(0, lengths.length).map((q): Quad => [applyHomography(toPage, q[0]), applyHomography(toPage, q[1]), applyHomography(toPage, q[2]), applyHomography(toPage, q[3])]), lengths, reading.format, page);
+	}
+	return scores.map((s, l) => Math.max(unseenGlyphs(s, lengths[l] ?? 0), past[l] ?? 0));
+}
+
 /** Reads identity documents: MRZ by OCR, barcodes by zxing, portrait by face detection. */
 export class DocumentReader {
 	private constructor(
@@ -375,7 +394,7 @@ export class DocumentReader {
 				const inPhoto = r.mrzQuads.map((q): Quad => [w.toPhoto(q[0]), w.toPhoto(q[1]), w.toPhoto(q[2]), w.toPhoto(q[3])]);
 				const cut = r.reading ? mrzCutLines(inPhoto, r.reading.lines.length, w.image) : [];
 				w.side.mrzAtEdge = cut.length > 0;
-				w.side.mrzUnseen = r.reading ? r.lineScores.map((scores, l) => unseenGlyphs(scores, r.reading!.lines[l]?.length ?? 0)) : [];
+				w.side.mrzUnseen = r.reading ? unseenOnLines(r.reading, r.lineScores, inPhoto, w.side.quad) : [];
 				// What the decoder put on a cut line, or where a line's glyphs were hidden, was never seen,
 				// however surely it reads.
 				const notSeen = [...new Set([...cut, ...linesNotSeen(w.side.mrzUnseen)])];
