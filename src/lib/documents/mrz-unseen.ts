@@ -78,7 +78,8 @@ const ANCHOR_PITCHES = 4.5;
  * over the start or the end of the lines hides their glyphs from the text detector as well, so the
  * boxes end at it: what the recogniser saw of the line then emits glyph for glyph and nothing counts
  * as unseen, and a passport's 44-glyph lines held so (36–38 glyphs left in view) were read as a
- * 36-glyph layout (seed 4141 `--as thumb`, 2026-12-07: 7 of 59 readings; an MRV-B read as a TD1).
+ * 36-glyph layout (`--as thumb`, 2026-12-07: 8 of seed 4141's 59 readings, 10 of seed 2626's 55;
+ * an MRV-B read as a TD1), 2 of the 10 then marked, 7 with this count.
  * The page says otherwise: its 49 pitches hold a TD3, not a TD2's 41. `lines`: the reading's line
  * boxes in the rectified page's coordinates (`page` its size), along the text; `lengths`: glyphs
  * read on each. Zero for a layout of no known page, and for a line anchored nowhere (ANCHOR_PITCHES).
