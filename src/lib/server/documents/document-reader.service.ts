@@ -239,6 +239,9 @@ function runsSideways(boxes: Parameters<typeof skewHypotheses>[0]): boolean {
 		.some((a) => Math.abs(Math.abs(a) - 90) < 30);
 }
 
+/** `q`'s corners, each mapped by `f`. */
+const mapQuad = (q: Quad, f: (p: Point) => Point): Quad => [f(q[0]), f(q[1]), f(q[2]), f(q[3])];
+
 /**
  * Per MRZ line of `reading`, the glyphs it was not seen to hold: those the recogniser emitted nothing
  * for, or, where the page's outline was found (`quad`, in the photo), those its page holds room for
@@ -251,7 +254,7 @@ function unseenOnLines(reading: MrzReading, scores: readonly MrzLineScores[], in
 	if (quad) {
 		const page = quadSize(quad);
 		const toPage = quadHomography(quad, page.width, page.height);
-		if (toPage) past = glyphsPastLines(inPhoto.slice(0, lengths.length).map((q): Quad => [applyHomography(toPage, q[0]), applyHomography(toPage, q[1]), applyHomography(toPage, q[2]), applyHomography(toPage, q[3])]), lengths, reading.format, page);
+		if (toPage) past = glyphsPastLines(inPhoto.slice(0, lengths.length).map((q) => mapQuad(q, (p) => applyHomography(toPage, p))), lengths, reading.format, page);
 	}
 	return scores.map((s, l) => Math.max(unseenGlyphs(s, lengths[l] ?? 0), past[l] ?? 0));
 }
@@ -391,7 +394,7 @@ export class DocumentReader {
 				w.side.mrzInkOnly = r.inkOnly;
 				// Judged in the photo as uploaded: a rectified page's outline can run past the photo (its
 				// corners guessed from the edges seen), so the photo's edge may lie inside the page read.
-				const inPhoto = r.mrzQuads.map((q): Quad => [w.toPhoto(q[0]), w.toPhoto(q[1]), w.toPhoto(q[2]), w.toPhoto(q[3])]);
+				const inPhoto = r.mrzQuads.map((q) => mapQuad(q, w.toPhoto));
 				const cut = r.reading ? mrzCutLines(inPhoto, r.reading.lines.length, w.image) : [];
 				w.side.mrzAtEdge = cut.length > 0;
 				w.side.mrzUnseen = r.reading ? unseenOnLines(r.reading, r.lineScores, inPhoto, w.side.quad) : [];
