@@ -57,6 +57,21 @@ describe('warp', () => {
 		expect(raster.data[c]).toBe(200);
 	});
 
+	it('keeps a page whole turned past a quarter, upside down included', () => {
+		const src = createRaster(100, 50, 3, 200);
+		for (let y = 0; y < 4; y++) for (let x = 0; x < 4; x++) src.data.set([10, 20, 30], (y * 100 + x) * 3);
+		const half = rotateRaster(src, 180, { expand: true, fill: [0, 0, 0] }).raster;
+		expect([half.width, half.height]).toEqual([100, 50]);
+		// The top-left corner turned into the bottom-right one, the top-right into the bottom-left.
+		expect([...half.data.subarray((47 * 100 + 97) * 3, (47 * 100 + 98) * 3)]).toEqual([10, 20, 30]);
+		expect([...half.data.subarray((47 * 100 + 2) * 3, (47 * 100 + 3) * 3)]).toEqual([200, 200, 200]);
+		const back = rotateRaster(src, -178, { expand: true }).raster;
+		expect([back.width, back.height]).toEqual([Math.ceil(100 * Math.cos(Math.PI / 90) + 50 * Math.sin(Math.PI / 90)), Math.ceil(100 * Math.sin(Math.PI / 90) + 50 * Math.cos(Math.PI / 90))]);
+		const past = rotateRaster(src, 91, { expand: true }).raster;
+		expect(past.width).toBe(Math.ceil(100 * Math.sin(Math.PI / 180) + 50 * Math.cos(Math.PI / 180)));
+		expect(past.height).toBe(Math.ceil(100 * Math.cos(Math.PI / 180) + 50 * Math.sin(Math.PI / 180)));
+	});
+
 	it('resizes by averaging when shrinking', () => {
 		const src = createRaster(4, 2, 1, 0);
 		src.data.set([0, 255, 0, 255, 0, 255, 0, 255]);

@@ -107,9 +107,13 @@ export function quadHomography(quad: Quad, width: number, height: number): Matri
  */
 export function rotateRaster(src: Raster, degrees: number, options: { expand?: boolean; fill?: readonly number[] } = {}): { raster: Raster; matrix: Matrix3 } {
 	const { width: w, height: h } = src;
-	const r = (Math.abs(degrees) * Math.PI) / 180;
-	const outW = options.expand ? Math.ceil(w * Math.cos(r) + h * Math.sin(r)) : w;
-	const outH = options.expand ? Math.ceil(w * Math.sin(r) + h * Math.cos(r)) : h;
+	const r = (degrees * Math.PI) / 180;
+	// Absolute values: past a quarter turn the cosine goes negative, and a page read upside down
+	// (turned about 180°) came out 1 × 1 px, its portrait and quality looked for on nothing.
+	const [cos, sin] = [Math.abs(Math.cos(r)), Math.abs(Math.sin(r))];
+	// Less a hair: cos 180° leaves 1e-16 of the other side, which would round a whole pixel up.
+	const outW = options.expand ? Math.ceil(w * cos + h * sin - 1e-9) : w;
+	const outH = options.expand ? Math.ceil(w * sin + h * cos - 1e-9) : h;
 	const rot = rotationAbout(degrees, w / 2, h / 2);
 	// Then move the rotated centre to the centre of the (possibly larger) output.
 	const m: Matrix3 = [rot[0], rot[1], rot[2] + (outW - w) / 2, rot[3], rot[4], rot[5] + (outH - h) / 2, 0, 0, 1];
