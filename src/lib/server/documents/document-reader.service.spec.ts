@@ -93,6 +93,30 @@ describe('readDocument: MRZ documents', () => {
 		SLOW
 	);
 
+	// …and upside down with nothing to say so: a document held the wrong way up before the camera (a
+	// camera frame carries no EXIF). Before 2026-12-07 the passport read nothing (its MRZ, at the top
+	// of the photo, was not among the lines tried upside down), and the card read but came out as a
+	// 1 × 1 px page: no portrait, and `BLURRY` from the quality measured on that pixel.
+	it.each(['td3-passport.jpg', 'td2-card.jpg'])(
+		'reads %s held upside down with no EXIF orientation, its page and portrait whole',
+		async (name) => {
+			const bytes = await sharp(fixture(name)).rotate(180).jpeg({ quality: 92 }).toBuffer();
+			const r = await reader.read(bytes, { mode: 'SINGLE_SIDE', now });
+			expect(r.mrz?.lines).toEqual(expected[name].mrz);
+			expect(r.sides[0].flipped).toBe(true);
+			const page = await sharp(r.sides[0].documentImage!).metadata();
+			// Turned upright whole: the size of the page read upright, give or take the outline found.
+			const upright = await sharp((await reader.read(fixture(name), { mode: 'SINGLE_SIDE', now })).sides[0].documentImage!).metadata();
+			expect(Math.abs(page.width! - upright.width!)).toBeLessThan(0.03 * upright.width!);
+			expect(Math.abs(page.height! - upright.height!)).toBeLessThan(0.03 * upright.height!);
+			expect(r.portrait).not.toBeNull();
+			expect(r.problems).not.toContain('NO_PORTRAIT');
+			expect(r.problems).not.toContain('BLURRY');
+			expect(judgeDocument(r, { failed: 0, max: 3 }).kind).toBe('accept');
+		},
+		SLOW
+	);
+
 	// Read along its sideways lines, a card stored turned 270° read upside down into a TD1 of
 	// nonsense whose check digits the decoder made pass (`1212190M8001506D<<<<<<<<<<<<<1`), refused;
 	// as 3 of 22 real card photos did. A reading in doubt that runs sideways is read on the photo

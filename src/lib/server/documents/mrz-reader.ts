@@ -268,8 +268,13 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 	// Only text running along the MRZ band: a facing page's vertical text would bend the lines.
 	const lines = groupTextLines(boxesAlong(boxes, skew), skew, grouping);
 	// The MRZ sits at the bottom: try the lowest long lines first, keep page order for grouping.
-	const own = lineInBoxBelow(fillLineGaps(oneLinePerRow(mrzLikeLines(lines)).slice(-MAX_CANDIDATES)), lines);
+	const rows = oneLinePerRow(mrzLikeLines(lines));
+	const own = lineInBoxBelow(fillLineGaps(rows.slice(-MAX_CANDIDATES)), lines);
 	const candidates = alignBlock(own);
+	// Upside down, the MRZ is at the top of the image: the highest long lines. The lowest missed it on a
+	// passport page held upside down (its visual zone's five lines filled them: nothing read), where
+	// a card, with fewer lines, read.
+	const upsideDown = alignBlock(fillLineGaps(rows.slice(0, MAX_CANDIDATES)));
 	timings.parse += performance.now() - t;
 	const result: MrzReadResult = { reading: null, skew, flipped: false, ocrLines: [], boxes, mrzQuads: [], inkOnly: false, lineScores: [], timings };
 	type Pass = { flipped: boolean; texts: string[]; quads: Quad[]; read: (typeof READS)[number]; inkOnly?: boolean };
@@ -321,7 +326,7 @@ async function readAlong(engine: OcrEngine, image: Raster, boxes: TextBox[], ske
 		// Upside down only when nothing read the right way up even looked like an MRZ.
 		if (flipped && sawFiller) break;
 		// Page order top to bottom; upside down, the image's top line is the page's bottom line.
-		const ordered = flipped ? candidates.slice().reverse() : candidates;
+		const ordered = flipped ? upsideDown.slice().reverse() : candidates;
 		// Upside-down pages are rare: one stretch is enough to notice one.
 		for (const read of flipped ? READS.slice(0, 1) : READS) {
 			await readLines(ordered, flipped, read);
