@@ -5,7 +5,7 @@
  */
 import sharp from 'sharp';
 import { homographyFromPoints } from '../../src/lib/documents/homography.ts';
-import { quarterTurn, type Point, type Raster } from '../../src/lib/documents/raster.ts';
+import { quarterTurn, sampleBilinear, type Point, type Raster } from '../../src/lib/documents/raster.ts';
 import { rotateRaster, warpPerspective } from '../../src/lib/documents/warp.ts';
 
 /** mulberry32: small, fast, good enough for test variety. */
@@ -49,6 +49,33 @@ export function perspective(src: Raster, strength: number, random: () => number)
 	const m = homographyFromPoints(from, to);
 	if (!m) throw new Error('degenerate perspective');
 	return warpPerspective(src, m, w, h, DESK);
+}
+
+/**
+ * A page that is not flat, photographed through a lens that is not either. `bow`: the page bulges
+ * towards the camera like a cylinder standing across its lines (a card flexed in the hand, a booklet's
+ * data page held open), so its middle shows up to 1 + `bow` times as large as its edges, about the
+ * image's centre: straight lines of print become arcs, furthest from straight far from the centre,
+ * where an MRZ is. `barrel`: a lens's radial distortion, a point at the corner drawn `barrel` of its
+ * radius nearer the centre (a phone's camera held close: its lines bow outwards). Inverse mapping,
+ * bilinear; pixels from outside the source get the desk colour.
+ */
+export function bend(src: Raster, bow: number, barrel: number): Raster {
+	const { width: w, height: h, channels: c } = src;
+	const out = new Uint8Array(w * h * c);
+	const cx = w / 2, cy = h / 2, rr = (cx * cx + cy * cy);
+	for (let y = 0; y < h; y++)
+		for (let x = 0; x < w; x++) {
+			// The lens: the drawn point lies (1 − barrel·r²) of the way to where the flat picture has it.
+			const k = 1 - barrel * (((x - cx) ** 2 + (y - cy) ** 2) / rr);
+			const ux = cx + (x - cx) / k, uy = cy + (y - cy) / k;
+			// The bulge: the page's middle (across its lines) magnified most.
+			const u = (ux - cx) / cx;
+			const m = 1 + bow * Math.max(0, 1 - u * u);
+			const o = (y * w + x) * c;
+			if (!sampleBilinear(src, cx + (ux - cx) / m, cy + (uy - cy) / m, out, o)) for (let ch = 0; ch < c; ch++) out[o + ch] = DESK[ch];
+		}
+	return { ...src, data: out };
 }
 
 /** Box blur of the given radius, applied twice (close to a Gaussian of sigma ≈ radius). */
@@ -158,9 +185,9 @@ export async function toPng(src: Raster): Promise<Buffer> {
 		.toBuffer();
 }
 
-export type DamageName = 'none' | 'rotate5' | 'rotate10' | 'perspective' | 'blur' | 'jpeg40' | 'glare' | 'combined' | 'turn90' | 'turn270' | 'small';
+export type DamageName = 'none' | 'rotate5' | 'rotate10' | 'perspective' | 'blur' | 'jpeg40' | 'glare' | 'combined' | 'turn90' | 'turn270' | 'small' | 'turn180';
 /** Added at the end: a damage's seed is its place here, so the earlier ones keep drawing the same photos. */
-export const DAMAGES: readonly DamageName[] = ['none', 'rotate5', 'rotate10', 'perspective', 'blur', 'jpeg40', 'glare', 'combined', 'turn90', 'turn270', 'small'];
+export const DAMAGES: readonly DamageName[] = ['none', 'rotate5', 'rotate10', 'perspective', 'blur', 'jpeg40', 'glare', 'combined', 'turn90', 'turn270', 'small', 'turn180'];
 
 /** Applies a named damage to a decoded image and returns encoded bytes ready for the reader. */
 export async function damage(src: Raster, name: DamageName, seed: number): Promise<Buffer> {
@@ -194,6 +221,9 @@ export async function damage(src: Raster, name: DamageName, seed: number): Promi
 			return toPng(quarterTurn(src, true));
 		case 'turn270':
 			return toPng(quarterTurn(src, false));
+		// Upside down, no EXIF orientation: a document held the wrong way up before the camera.
+		case 'turn180':
+			return toPng(quarterTurn(quarterTurn(src, true), true));
 		// A web-sized copy: 0.6 of each side (lanczos), JPEG 85, as photos reach a service downscaled
 		// by a messenger or a CMS. On the specimens that puts MRZ glyphs at 4–9 px tall.
 		case 'small': {

@@ -8,7 +8,9 @@
  *   npx tsx scripts/eval/documents-synthetic.ts [--count 504] [--seed 1] [--limit N] [--damages clean,blur] [--indices 3,17]
  *     [--jsonl FILE] [--temperature T] [--mrz-decode text]   (text: the reader before constrained decoding)
  *     [--no-viz]   (the reader without the visual-zone cross-check)
- *     [--as small|glareMrz]   (every document under one damage outside the rotation: EXTRA_DAMAGES)
+ *     [--as small|glareMrz|thumb|cutEdge|bent|turned]   (every document under one damage outside the rotation: EXTRA_DAMAGES)
+ *     [--portrait FILE]   (a real photo printed as the portrait of pages that print one, not a grey
+ *     placeholder: then the jsonl's `portrait` says whether the reader found it)
  *     [--tamper firstName]   (every document that prints names printed with that field unlike its MRZ)
  *     [--journey [--max-tries N]]   (each document through the node's tries, as a user would go on)
  *
@@ -27,7 +29,8 @@
  * Writes bench/results/documents-synthetic.md (or --out FILE). Documents are balanced over damages,
  * so --limit 120 reads 10 of each.
  */
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import sharp from 'sharp';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExtractedData } from '../../src/lib/documents/extracted-data.ts';
@@ -135,7 +138,9 @@ async function main() {
 	// its MRZ (an attack run: does a doubted MRZ field ever take the forged print's value?).
 	const tamper = arg('tamper') as VizFieldName | undefined;
 	if (tamper && !VIZ_FIELD_NAMES.includes(tamper)) throw new Error(`unknown field ${tamper}`);
-	let docs = syntheticDocuments(count, seed, { ...(as ? { damage: as } : {}), ...(tamper ? { tampered: tamper } : {}) });
+	const portraitFile = arg('portrait');
+	const portrait = portraitFile ? { href: `data:image/jpeg;base64,${(await sharp(readFileSync(portraitFile)).rotate().resize({ width: 360 }).jpeg().toBuffer()).toString('base64')}`, style: 'colour' as const } : undefined;
+	let docs = syntheticDocuments(count, seed, { ...(as ? { damage: as } : {}), ...(tamper ? { tampered: tamper } : {}), ...(portrait ? { portrait } : {}) });
 	if (only) docs = docs.filter((d) => only.includes(d.damage));
 	docs = docs.slice(0, Number(arg('limit') ?? docs.length));
 	const indices = arg('indices')?.split(',').map(Number);
@@ -243,7 +248,7 @@ async function main() {
 		}
 		// Per-document detail (field confidences against right/wrong) for choosing the confidence bar.
 		const jsonl = arg('jsonl');
-		if (jsonl) appendFileSync(jsonl, JSON.stringify({ index: doc.index, damage: doc.damage, layout: doc.layout, exact, read: Boolean(result?.mrz), lines: result?.mrz?.lines ?? null, wrong, accepted, passedOnRetake: retakeConfirms, passesIfReadAlikeAgain: readAlike, wrongSure, atEdge: result?.sides.map((s) => s.mrzAtEdge) ?? null, unseen: result?.sides.map((s) => s.mrzUnseen) ?? null, checkDigitsValid: result?.mrz?.checkDigitsValid ?? null, fieldConfidence: result?.mrz?.fieldConfidence ?? null, lookalikeDoubt: result?.mrz?.lookalikeDoubt ?? [], problems: result?.problems ?? [], viz: result?.viz?.fields ?? null, tampered: doc.viz.tampered, inkOnly: result?.sides.some((s) => s.mrzInkOnly) ?? false, journey: trip ? { passedAt: trip.passedAt, confirmed: trip.confirmed, wrong: trip.wrong } : null, retake: retake?.mrz ? { lines: retake.mrz.lines, same: retake.mrz.lines.join('\n') === result?.mrz?.lines.join('\n'), fieldConfidence: retake.mrz.fieldConfidence ?? null, lookalikeDoubt: retake.mrz.lookalikeDoubt ?? [], problems: retake.problems } : null, expected }) + '\n');
+		if (jsonl) appendFileSync(jsonl, JSON.stringify({ index: doc.index, damage: doc.damage, layout: doc.layout, exact, read: Boolean(result?.mrz), lines: result?.mrz?.lines ?? null, wrong, accepted, passedOnRetake: retakeConfirms, passesIfReadAlikeAgain: readAlike, wrongSure, atEdge: result?.sides.map((s) => s.mrzAtEdge) ?? null, unseen: result?.sides.map((s) => s.mrzUnseen) ?? null, checkDigitsValid: result?.mrz?.checkDigitsValid ?? null, fieldConfidence: result?.mrz?.fieldConfidence ?? null, lookalikeDoubt: result?.mrz?.lookalikeDoubt ?? [], problems: result?.problems ?? [], portrait: result ? result.portrait !== null : null, viz: result?.viz?.fields ?? null, tampered: doc.viz.tampered, inkOnly: result?.sides.some((s) => s.mrzInkOnly) ?? false, journey: trip ? { passedAt: trip.passedAt, confirmed: trip.confirmed, wrong: trip.wrong } : null, retake: retake?.mrz ? { lines: retake.mrz.lines, same: retake.mrz.lines.join('\n') === result?.mrz?.lines.join('\n'), fieldConfidence: retake.mrz.fieldConfidence ?? null, lookalikeDoubt: retake.mrz.lookalikeDoubt ?? [], problems: retake.problems } : null, expected }) + '\n');
 		const minConf = result?.mrz?.fieldConfidence ? Math.min(...Object.values(result.mrz.fieldConfidence)) : null;
 		process.stderr.write(`#${doc.index} ${doc.damage} ${doc.layout}: ${exact ? 'exact' : result?.mrz ? 'read' : 'unread'}${accepted ? ' accepted' : ''}${accepted && wrong.length ? ' WRONG' : ''}${low ? ' low-confidence' : ''} wrong=[${wrong.join(',')}] minConf=${minConf?.toFixed(4) ?? '-'} ${Math.round(result?.timings.total ?? 0)} ms\n`);
 	}

@@ -17,9 +17,9 @@
 import sharp, { type Sharp } from 'sharp';
 import { states } from 'mrz';
 import { buildMrz, type MrzSource } from '../../src/lib/documents/mrz-build.ts';
-import { crop, type Raster } from '../../src/lib/documents/raster.ts';
+import { crop, quarterTurn, type Raster } from '../../src/lib/documents/raster.ts';
 import { cardSvg, esc, guilloche, label, mm, mrzLine, printedDate, type Card } from '../fixtures/document-svg.ts';
-import { blur, glare, glareAt, perspective, rotate, seededRandom, thumbAt, toJpeg, toPng } from './camera-damage.ts';
+import { bend, blur, glare, glareAt, perspective, rotate, seededRandom, thumbAt, toJpeg, toPng } from './camera-damage.ts';
 
 export type SyntheticLayout = 'TD1' | 'TD2' | 'TD3' | 'MRV-A' | 'MRV-B';
 export const SYNTHETIC_DAMAGES = ['clean', 'guilloche', 'specimen', 'stamp', 'frontText', 'perspective', 'blur', 'glare', 'jpeg', 'exif', 'noise', 'combined', 'facingPage'] as const;
@@ -36,8 +36,16 @@ export const SYNTHETIC_DAMAGES = ['clean', 'guilloche', 'specimen', 'stamp', 'fr
  * 2–15 % of the lines' length from one end, or the last line through its glyphs (20–80 % of their
  * height kept); then JPEG 88. Neither can be read whole: they ask whether the reader refuses what
  * it cannot see rather than filling it in (a name cut short is no check digit's business).
+ * `bent`: a page that is not flat, through a lens that is not either (camera-damage.ts `bend`): the
+ * page bulging towards the camera or away from it by 1.5–5 % across its lines, so the MRZ lines,
+ * far from the middle, arc 0.3–0.9 of a glyph's height off straight; a lens's barrel distortion of
+ * up to 4 % at the corners on top; then noise and JPEG 85. The rotation's damages are all flat.
+ * `turned`: the document held sideways or upside down in the photo itself, with no EXIF orientation
+ * to say so (a camera frame carries none: a passport held sideways to fill a phone's upright
+ * screen), a quarter, half or three-quarter turn and up to 4° more either way; then noise and JPEG
+ * 85. The rotation's `exif` damage turns the pixels too, but tags them, so the page comes upright.
  */
-export const EXTRA_DAMAGES = ['small', 'glareMrz', 'thumb', 'cutEdge'] as const;
+export const EXTRA_DAMAGES = ['small', 'glareMrz', 'thumb', 'cutEdge', 'bent', 'turned'] as const;
 export type SyntheticDamage = (typeof SYNTHETIC_DAMAGES)[number] | (typeof EXTRA_DAMAGES)[number];
 
 export interface SyntheticDocument {
@@ -460,6 +468,16 @@ async function damaged(svg: string, damage: SyntheticDamage, r: Random, retake: 
 			else if (side === 'right') img = crop(img, 0, 0, Math.round(left + mrzAt.width - cut), img.height);
 			else img = crop(img, 0, 0, img.width, Math.round(mrzAt.bottom - cap + (0.2 + 0.6 * r()) * cap));
 			return toJpeg(img, 88);
+		}
+		case 'bent': {
+			const bow = (r() < 0.5 ? -1 : 1) * (0.015 + r() * 0.035);
+			return toJpeg(phoneNoise(bend(img, bow, r() * 0.04), r, 3), 85);
+		}
+		case 'turned': {
+			// Whole quarters by moving pixels, then the few degrees: the same pages whatever a build's rotateRaster does past 90°.
+			const quarters = pick(r, [1, 2, 3] as const);
+			for (let k = 0; k < quarters; k++) img = quarterTurn(img, false);
+			return toJpeg(phoneNoise(rotate(img, (r() - 0.5) * 8), r, 3), 85);
 		}
 		case 'small': {
 			// OCR-B's capitals stand 0.7 of the 3.5-mm font size: about 24.5 px at PX 10.
