@@ -145,6 +145,28 @@ export function glareAt(src: Raster, size: number, cx: number, cy: number, stren
 }
 
 /**
+ * A hard shadow over the page (the phone's, or the hand's that holds it): everything on one side of a
+ * straight edge through (`x`, `y`) at `degrees` from the horizontal darkened to (1 − `darkness`) of
+ * its light, the edge a penumbra `soft` px wide. The shadow falls on the side the edge's normal
+ * (turned +90° from its direction) points to.
+ */
+export function shadowAt(src: Raster, x: number, y: number, degrees: number, darkness: number, soft: number): Raster {
+	const { width: w, height: h, channels: c, data } = src;
+	const out = new Uint8Array(data);
+	const r = (degrees * Math.PI) / 180;
+	const [nx, ny] = [-Math.sin(r), Math.cos(r)];
+	for (let py = 0; py < h; py++)
+		for (let px = 0; px < w; px++) {
+			const d = (px - x) * nx + (py - y) * ny;
+			if (d < -soft) continue;
+			const t = d >= soft ? 1 : (d + soft) / (2 * soft);
+			const k = 1 - darkness * t * t * (3 - 2 * t);
+			for (let ch = 0; ch < Math.min(3, c); ch++) out[(py * w + px) * c + ch] = Math.round(data[(py * w + px) * c + ch] * k);
+		}
+	return { ...src, data: out };
+}
+
+/**
  * A fingertip over the page: an ellipse `rx` × `ry` px centred at (`cx`, `cy`) in a skin tone
  * (`rgb`), shaded darker towards its rim as a rounded finger is, with a 2-px soft edge and a nail's
  * paler band towards `nailSide` (+1: the nail points right, -1: left). Opaque: what it covers is gone,

@@ -19,7 +19,7 @@ import { states } from 'mrz';
 import { buildMrz, type MrzSource } from '../../src/lib/documents/mrz-build.ts';
 import { crop, quarterTurn, type Raster } from '../../src/lib/documents/raster.ts';
 import { cardSvg, esc, guilloche, label, mm, mrzLine, printedDate, type Card } from '../fixtures/document-svg.ts';
-import { bend, blur, glare, glareAt, perspective, rotate, seededRandom, thumbAt, toJpeg, toPng } from './camera-damage.ts';
+import { bend, blur, glare, glareAt, perspective, rotate, seededRandom, shadowAt, thumbAt, toJpeg, toPng } from './camera-damage.ts';
 
 export type SyntheticLayout = 'TD1' | 'TD2' | 'TD3' | 'MRV-A' | 'MRV-B';
 export const SYNTHETIC_DAMAGES = ['clean', 'guilloche', 'specimen', 'stamp', 'frontText', 'perspective', 'blur', 'glare', 'jpeg', 'exif', 'noise', 'combined', 'facingPage'] as const;
@@ -44,8 +44,11 @@ export const SYNTHETIC_DAMAGES = ['clean', 'guilloche', 'specimen', 'stamp', 'fr
  * to say so (a camera frame carries none: a passport held sideways to fill a phone's upright
  * screen), a quarter, half or three-quarter turn and up to 4° more either way; then noise and JPEG
  * 85. The rotation's `exif` damage turns the pixels too, but tags them, so the page comes upright.
+ * `shadow`: a hard shadow (the phone's, the hand's) whose edge crosses the MRZ lines at 20–80 % of
+ * their length, 25–80° off the horizontal, darkening its side to 35–65 % of the light, the edge
+ * 2–20 px soft; then noise and JPEG 85. Glare is the rotation's; nothing there darkens part of a line.
  */
-export const EXTRA_DAMAGES = ['small', 'glareMrz', 'thumb', 'cutEdge', 'bent', 'turned'] as const;
+export const EXTRA_DAMAGES = ['small', 'glareMrz', 'thumb', 'cutEdge', 'bent', 'turned', 'shadow'] as const;
 export type SyntheticDamage = (typeof SYNTHETIC_DAMAGES)[number] | (typeof EXTRA_DAMAGES)[number];
 
 export interface SyntheticDocument {
@@ -478,6 +481,11 @@ async function damaged(svg: string, damage: SyntheticDamage, r: Random, retake: 
 			const quarters = pick(r, [1, 2, 3] as const);
 			for (let k = 0; k < quarters; k++) img = quarterTurn(img, false);
 			return toJpeg(phoneNoise(rotate(img, (r() - 0.5) * 8), r, 3), 85);
+		}
+		case 'shadow': {
+			const along = mrzAt.cx + (r() - 0.5) * 0.6 * mrzAt.width;
+			const degrees = (r() < 0.5 ? -1 : 1) * (25 + r() * 55);
+			return toJpeg(phoneNoise(shadowAt(img, along, mrzAt.cy, degrees, 0.35 + r() * 0.3, 2 + r() * 18), r, 3), 85);
 		}
 		case 'small': {
 			// OCR-B's capitals stand 0.7 of the 3.5-mm font size: about 24.5 px at PX 10.

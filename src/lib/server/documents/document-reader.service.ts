@@ -329,6 +329,19 @@ export class DocumentReader {
 						w.toPhoto = (p) => p;
 						w.side.quad = null;
 					}
+				} else if (r.reading && !r.reading.checkDigitsValid && w.side.quad) {
+					// …or spoil it so that it still reads, wrongly: a hard shadow across the page (the phone's),
+					// its dark side taken for the desk, made the outline a trapezoid, and the rectified lines
+					// read with glyphs doubled (`SKKKABOOOOLL` for `SKKABO<OL`, failing). Read the photo too,
+					// and keep it only surer (generated shadow pages, seed 5656, 2026-12-07).
+					const photo = await readMrz(this.ocr, w.image, mrzOptions);
+					for (const k of ['det', 'rec', 'parse'] as const) photo.timings[k] += r.timings[k];
+					if (photo.reading && readsSurer(photo.reading, r.reading)) {
+						r = photo;
+						w.document = w.image;
+						w.toPhoto = (p) => p;
+						w.side.quad = null;
+					} else r.timings = photo.timings;
 				}
 				// Nothing read, and the text runs up or down the photo: a page photographed or stored sideways
 				// with no EXIF orientation to say so (a scan, a screenshot, a phone that dropped the tag).
