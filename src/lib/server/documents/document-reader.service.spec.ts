@@ -148,6 +148,18 @@ describe('readDocument: MRZ documents', () => {
 		expect(Math.abs(along + 90)).toBeLessThan(10);
 	}, SLOW);
 
+	// The sideways re-read itself: this card of the same set, stored turned 270°, is read in doubt
+	// along its sideways lines, and surer on the photo turned upright, which is kept (not upside down).
+	it('keeps the reading of a card stored turned 270° that reads surer turned upright', async () => {
+		const doc = syntheticDocuments(8, 77, { damage: 'frontText', layout: 'TD1' })[5];
+		const bytes = await sharp(await doc.render()).rotate(270).png().toBuffer();
+		const r = await reader.read(bytes, { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		expect(r.mrz?.lines).toEqual(doc.mrz);
+		expect(r.fields.checkDigitsValid).toBe('true');
+		expect(r.sides[0]!.flipped).toBe(false);
+		expect(Math.abs(r.sides[0]!.deskewAngle + 90)).toBeLessThan(10);
+	}, SLOW);
+
 	it('maps the TD3 passport to the documented keys', async () => {
 		const r = await reader.read(fixture('td3-passport.jpg'), { mode: 'SINGLE_SIDE', now });
 		expect(r.fields).toMatchObject({
