@@ -38,6 +38,13 @@ async function expectRefusedUnlessRight(doc: SyntheticDocument, field: MrzConfid
 	expect(judgeDocument(r, { failed: 0, max: 3 }).kind).toBe('retry');
 }
 
+/** Card `index` of a set of generated TD1 backs with print above the MRZ, stored turned 270° with no EXIF, and its reading. */
+async function readCardTurned270(index: number) {
+	const doc = syntheticDocuments(8, 77, { damage: 'frontText', layout: 'TD1' })[index];
+	const bytes = await sharp(await doc.render()).rotate(270).png().toBuffer();
+	return { doc, r: await reader.read(bytes, { mode: 'SINGLE_SIDE', now, encodeImages: false }) };
+}
+
 let reader: DocumentReader;
 beforeAll(async () => {
 	reader = await DocumentReader.load();
@@ -134,9 +141,7 @@ describe('readDocument: MRZ documents', () => {
 	// turned its way up, and kept there only because it reads surer. Since 2026-12-07 the upside-down
 	// pass tries the lines that are the MRZ that way up, and reads it right at once.
 	it('reads a generated card stored turned 270° with print above its MRZ exactly', async () => {
-		const doc = syntheticDocuments(8, 77, { damage: 'frontText', layout: 'TD1' })[6];
-		const bytes = await sharp(await doc.render()).rotate(270).png().toBuffer();
-		const r = await reader.read(bytes, { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		const { doc, r } = await readCardTurned270(6);
 		expect(r.mrz?.lines).toEqual(doc.mrz);
 		expect(r.fields.checkDigitsValid).toBe('true');
 		expect(judgeDocument(r, { failed: 0, max: 3 }).kind).toBe('accept');
@@ -151,9 +156,7 @@ describe('readDocument: MRZ documents', () => {
 	// The sideways re-read itself: this card of the same set, stored turned 270°, is read in doubt
 	// along its sideways lines, and surer on the photo turned upright, which is kept (not upside down).
 	it('keeps the reading of a card stored turned 270° that reads surer turned upright', async () => {
-		const doc = syntheticDocuments(8, 77, { damage: 'frontText', layout: 'TD1' })[5];
-		const bytes = await sharp(await doc.render()).rotate(270).png().toBuffer();
-		const r = await reader.read(bytes, { mode: 'SINGLE_SIDE', now, encodeImages: false });
+		const { doc, r } = await readCardTurned270(5);
 		expect(r.mrz?.lines).toEqual(doc.mrz);
 		expect(r.fields.checkDigitsValid).toBe('true');
 		expect(r.sides[0]!.flipped).toBe(false);

@@ -239,6 +239,13 @@ function runsSideways(boxes: Parameters<typeof skewHypotheses>[0]): boolean {
 		.some((a) => Math.abs(Math.abs(a) - 90) < 30);
 }
 
+/** The side is read on the photo as uploaded, not on a page rectified from an outline found in it. */
+function onThePhoto(w: SideWork): void {
+	w.document = w.image;
+	w.toPhoto = (p) => p;
+	w.side.quad = null;
+}
+
 /** `q`'s corners, each mapped by `f`. */
 const mapQuad = (q: Quad, f: (p: Point) => Point): Quad => [f(q[0]), f(q[1]), f(q[2]), f(q[3])];
 
@@ -324,11 +331,7 @@ export class DocumentReader {
 					const retry = await readMrz(this.ocr, w.image, mrzOptions);
 					for (const k of ['det', 'rec', 'parse'] as const) retry.timings[k] += r.timings[k];
 					r = retry;
-					if (r.reading) {
-						w.document = w.image;
-						w.toPhoto = (p) => p;
-						w.side.quad = null;
-					}
+					if (r.reading) onThePhoto(w);
 				} else if (r.reading && !r.reading.checkDigitsValid && w.side.quad) {
 					// …or spoil it so that it still reads, wrongly: a hard shadow across the page (the phone's),
 					// its dark side taken for the desk, made the outline a trapezoid, and the rectified lines
@@ -338,9 +341,7 @@ export class DocumentReader {
 					for (const k of ['det', 'rec', 'parse'] as const) photo.timings[k] += r.timings[k];
 					if (photo.reading && readsSurer(photo.reading, r.reading)) {
 						r = photo;
-						w.document = w.image;
-						w.toPhoto = (p) => p;
-						w.side.quad = null;
+						onThePhoto(w);
 					} else r.timings = photo.timings;
 				}
 				// Nothing read, and the text runs up or down the photo: a page photographed or stored sideways
