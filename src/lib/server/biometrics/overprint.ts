@@ -10,7 +10,7 @@ import type { Box, RgbaImage } from '#lib/face/image.ts';
 /** What finds and reads text: the document reader's OCR engine (ocr-engine.ts) has this shape. */
 export interface TextEngine {
 	detect(image: Raster): Promise<TextBox[]>;
-	recognize(image: Raster, quad: Quad): Promise<{ text: string; confidence: number }>;
+	recognize(image: Raster, quad: Quad, options?: { evenLight?: boolean }): Promise<{ text: string; confidence: number }>;
 }
 
 /** The region looked at: the face box grown by this share of its width on every side (a word runs past the face). */
@@ -55,7 +55,7 @@ export async function textAcrossFace(engine: TextEngine, image: RgbaImage, face:
 	};
 	const candidates = (await engine.detect(region)).filter((b) => onFace(b) && Math.max(b.rect.width, b.rect.height) >= MIN_SPAN * face.width);
 	for (const b of candidates) {
-		const { text, confidence } = await engine.recognize(region, b.quad);
+		const { text, confidence } = await engine.recognize(region, b.quad, { evenLight: false });
 		if ((text.match(/\p{L}/gu)?.length ?? 0) >= MIN_LETTERS && confidence >= MIN_CONFIDENCE) return text;
 	}
 	return null;

@@ -5,6 +5,7 @@ import ort from 'onnxruntime-node';
 import { classIndices, ctcGreedyDecode, MRZ_ALPHABET, MRZ_FILLER_WEIGHT, type CtcResult } from '#lib/documents/ctc-decode.ts';
 import type { MrzLineScores } from '#lib/documents/mrz-decode.ts';
 import { windowCuts } from '#lib/documents/line-windows.ts';
+import { evenLight } from '#lib/documents/even-light.ts';
 import { crop, inkOnly, resize, toGray, type Quad, type Raster } from '#lib/documents/raster.ts';
 import { dbPostprocess, type TextBox } from '#lib/documents/text-detection.ts';
 import { warpQuad } from '#lib/documents/warp.ts';
@@ -63,6 +64,11 @@ export interface RecognizeOptions {
 	inkOnly?: boolean;
 	/** Read the line in luma only (raster.ts toGray): a tint over the glyphs or in them weighs as its darkness. */
 	grey?: boolean;
+	/**
+	 * false: the strip as lit, not evened (even-light.ts). A document's line lies on paper; text
+	 * across a face or a scene has no paper behind it to even the light to.
+	 */
+	evenLight?: boolean;
 }
 
 /** PaddleOCR v4 detection + recognition on onnxruntime-node. Load once, share. */
@@ -134,7 +140,7 @@ export class OcrEngine {
 	recognize(image: Raster, quad: Quad, options: RecognizeOptions = {}): Promise<RecognitionResult> {
 		let lines = this.#lines.get(image);
 		if (!lines) this.#lines.set(image, (lines = new Map()));
-		const key = JSON.stringify([quad, options.alphabet ?? null, options.stretch ?? 1, options.windows ?? 1, !!options.inkOnly, !!options.grey]);
+		const key = JSON.stringify([quad, options.alphabet ?? null, options.stretch ?? 1, options.windows ?? 1, !!options.inkOnly, !!options.grey, options.evenLight ?? true]);
 		const known = lines.get(key);
 		if (known) return known;
 		const reading = this.#recognize(image, quad, options);
@@ -149,7 +155,8 @@ export class OcrEngine {
 		const wq = Math.max(Math.hypot(quad[1][0] - quad[0][0], quad[1][1] - quad[0][1]), Math.hypot(quad[2][0] - quad[3][0], quad[2][1] - quad[3][1]));
 		const hq = Math.max(Math.hypot(quad[3][0] - quad[0][0], quad[3][1] - quad[0][1]), Math.hypot(quad[2][0] - quad[1][0], quad[2][1] - quad[1][1]));
 		const width = Math.min(REC_MAX_WIDTH, Math.max(16, Math.round((REC_HEIGHT * wq * stretch) / Math.max(1, hq))));
-		const warped = warpQuad(image, quad, width, REC_HEIGHT, [255, 255, 255]);
+		const lit = warpQuad(image, quad, width, REC_HEIGHT, [255, 255, 255]);
+		const warped = options.evenLight === false ? lit : evenLight(lit);
 		const strip = options.inkOnly ? inkOnly(warped) : options.grey ? toGray(warped) : warped;
 		return options.windows && options.windows > 1 ? this.recognizeWindows(strip, options.windows, options.alphabet) : this.recognizeStrip(strip, options.alphabet);
 	}
@@ -211,6 +218,9 @@ export class OcrEngine {
 	 * batches of strips of like width padded to the widest (one model run per batch, as PaddleOCR
 	 * batches: cheaper than a run per line). `squeeze` < 1 narrows the strips: the cost is linear in
 	 * their width, and printed (proportional) text still has a few time steps per glyph at half width.
+	 * Its strips are read as lit, not evened (even-light.ts): a printed line's box often takes in the
+	 * portrait's edge or a shaded background, which evening lifts as if it were a shadow (it lost a
+	 * Dutch passport's printed expiry date, read right as lit).
 	 * Results in the order of `quads`.
 	 */
 	async recognizeMany(image: Raster, quads: readonly Quad[], options: { batch?: number; maxWidth?: number; squeeze?: number } = {}): Promise<CtcResult[]> {
