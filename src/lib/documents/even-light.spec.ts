@@ -60,6 +60,15 @@ describe('evenLight', () => {
 		expect(at(even, 418, 24)).toBeGreaterThanOrEqual(PAPER - 8);
 	});
 
+	it('evens the colour of an RGBA strip and keeps its alpha', () => {
+		const rgb = strip((x) => (x > 300 ? 0.45 : 1));
+		const data = new Uint8Array(W * H * 4);
+		for (let i = 0; i < W * H; i++) data.set([...rgb.data.subarray(3 * i, 3 * i + 3), 200], 4 * i);
+		const even = evenLight({ width: W, height: H, channels: 4, data });
+		expect(even.data[(5 * W + 405) * 4]).toBeGreaterThanOrEqual(PAPER - 8);
+		expect(even.data.filter((_, i) => i % 4 === 3).every((a) => a === 200)).toBe(true);
+	});
+
 	it('keeps a grey strip grey', () => {
 		const rgb = strip((x) => (x > 300 ? 0.45 : 1));
 		const grey: Raster = { width: W, height: H, channels: 1, data: rgb.data.filter((_, i) => i % 3 === 0) };

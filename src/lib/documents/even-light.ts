@@ -41,7 +41,8 @@ export function evenLight(src: Raster): Raster {
 		const row = Math.min(hh - 1, y >> 1) * hw;
 		for (let x = 0; x < w; x++, j += c) {
 			const k = lit / Math.max(8, paper[row + Math.min(hw - 1, x >> 1)]);
-			for (let ch = 0; ch < c; ch++) out[j + ch] = Math.min(255, Math.round(data[j + ch] * k));
+			for (let ch = 0; ch < Math.min(c, 3); ch++) out[j + ch] = Math.min(255, Math.round(data[j + ch] * k));
+			if (c === 4) out[j + 3] = data[j + 3];
 		}
 	}
 	return { width: w, height: h, channels: c, data: out };
