@@ -198,8 +198,7 @@ export function findDocumentQuad(src: Raster): DocumentQuadResult | null {
 		const spread = border.map((i) => near[i]).sort((a, b) => a - b)[Math.floor(0.95 * (border.length - 1))];
 		const whole = quadAbove(near, w, h, Math.max(24, DESK_SPREAD * spread));
 		// Kept where it is the page that the first outline was part of, larger, and not the frame.
-		const edges = whole ? [whole.quad.some((p) => p[0] <= 3), whole.quad.some((p) => p[0] >= w - 3), whole.quad.some((p) => p[1] <= 3), whole.quad.some((p) => p[1] >= h - 3)].filter(Boolean).length : 4;
-		if (whole && edges < 3 && (!found || (whole.area > 1.05 * found.area && inside(centroid(found.quad), whole.quad)))) found = whole;
+		if (whole && edgesReached(whole.quad, w, h, 3) < 3 && (!found || (whole.area > 1.05 * found.area && inside(centroid(found.quad), whole.quad)))) found = whole;
 	}
 	if (!found) return null;
 	const quad = found.quad.map(([x, y]) => [x / scale, y / scale] as const) as unknown as Quad;
@@ -265,7 +264,11 @@ function quadAbove(dist: Uint8Array, w: number, h: number, t: number): { quad: Q
 	const area = polygonArea(quad);
 	if (area < 0.9 * hullArea || spanArea < 0.85 * area || !interiorAnglesOk(quad)) return null;
 	// A region that reaches all four image edges is the frame itself, not a document lying in it.
-	const touches = [quad.some((p) => p[0] <= 1), quad.some((p) => p[0] >= w - 1), quad.some((p) => p[1] <= 1), quad.some((p) => p[1] >= h - 1)];
-	if (touches.every(Boolean)) return null;
+	if (edgesReached(quad, w, h, 1) === 4) return null;
 	return { quad, area };
+}
+
+/** How many of the image's four edges a corner of `q` comes within `margin` px of. */
+function edgesReached(q: Quad, w: number, h: number, margin: number): number {
+	return [q.some((p) => p[0] <= margin), q.some((p) => p[0] >= w - margin), q.some((p) => p[1] <= margin), q.some((p) => p[1] >= h - margin)].filter(Boolean).length;
 }
