@@ -31,14 +31,31 @@ test('a live face that turns as asked passes liveness_detection and face_scan ca
 			// Said before it starts, then shown full-screen while the challenge runs.
 			// (The face node's code and the camera may take a while to arrive on a busy machine.)
 			await expect(page.getByTestId('light-notice')).toBeVisible({ timeout: 30_000 });
-			await expect(face).toHaveAttribute('data-phase', 'challenge', { timeout: 120_000 });
-			await expect(page.getByTestId('light-flash')).toHaveAttribute('style', /background-color: rgb\(\d+, \d+, \d+\)/);
-			// The page's own background is the same colour while it shows (a phone's safe-area insets).
-			const rootAsFlash = () => page.evaluate(() => {
-				const flash = document.querySelector<HTMLElement>('[data-testid="light-flash"]')?.style.backgroundColor;
-				return !!flash && document.documentElement.style.backgroundColor === flash;
+			// What the colours did is recorded in the page as it happens: the sequence lasts about 3 s, and
+			// on a loaded 2-core machine one poll from the test can take longer than that (CI, 2026-12-07:
+			// a 2-s poll began after the colours had ended, on both tries). Each change of the layer's or
+			// the root's colour is seen by an observer, and checked again on the next frame.
+			await page.evaluate(() => {
+				const seen = ((window as unknown as { __light: { colours: string[]; rootAsFlash: boolean } }).__light = { colours: [], rootAsFlash: false });
+				const check = () => {
+					const flash = document.querySelector<HTMLElement>('[data-testid="light-flash"]')?.style.backgroundColor;
+					if (!flash) return;
+					if (seen.colours.at(-1) !== flash) seen.colours.push(flash);
+					if (document.documentElement.style.backgroundColor === flash) seen.rootAsFlash = true;
+				};
+				new MutationObserver(() => {
+					check();
+					requestAnimationFrame(check);
+				}).observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ['style'] });
 			});
-			await expect.poll(rootAsFlash, { timeout: 2000, intervals: [50] }).toBe(true);
+			await expect(face).toHaveAttribute('data-phase', 'challenge', { timeout: 120_000 });
+			const light = () => page.evaluate(() => (window as unknown as { __light: { colours: string[]; rootAsFlash: boolean } }).__light);
+			// Shown full-screen while the challenge runs, in more than one colour, and the page's own
+			// background the same colour while it shows (a phone's safe-area insets).
+			await expect.poll(async () => (await light()).colours.length, { timeout: 30_000 }).toBeGreaterThan(1);
+			const seen = await light();
+			expect(seen.colours.every((c) => /^rgb\(\d+, \d+, \d+\)$/.test(c))).toBe(true);
+			expect(seen.rootAsFlash).toBe(true);
 			await camera.show('turning');
 			await expect(face).not.toHaveAttribute('data-phase', 'challenge', { timeout: 60_000 });
 			await camera.show('frontal');
