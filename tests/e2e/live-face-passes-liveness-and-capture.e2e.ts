@@ -36,7 +36,8 @@ test('a live face that turns as asked passes liveness_detection and face_scan ca
 			// a 2-s poll began after the colours had ended, on both tries). Each change of the layer's or
 			// the root's colour is seen by an observer, and checked again on the next frame.
 			await page.evaluate(() => {
-				const seen = ((window as unknown as { __light: { colours: string[]; rootAsFlash: boolean } }).__light = { colours: [], rootAsFlash: false });
+				const seen: { colours: string[]; rootAsFlash: boolean } = { colours: [], rootAsFlash: false };
+				(window as unknown as { __light: typeof seen }).__light = seen;
 				const check = () => {
 					const flash = document.querySelector<HTMLElement>('[data-testid="light-flash"]')?.style.backgroundColor;
 					if (!flash) return;
