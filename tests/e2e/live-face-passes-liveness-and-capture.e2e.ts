@@ -7,6 +7,9 @@ import { faceFlow, QUICK, runSceneSession } from './support/face-journey.ts';
 // (−16° and +18° in turn, a turn of about 34° that the server measures on 68 landmarks) until the
 // challenge is met, then frontal again for the selfie: the user follows what the page says, however
 // slowly a busy machine gets there.
+/** What the page recorded of the light challenge (installed below, read back after it). */
+type LightRecord = { colours: string[]; rootAsFlash: boolean };
+
 const SCENES = {
 	frontal: 'faces/barack_obama_1.jpg',
 	turning: [
@@ -36,7 +39,7 @@ test('a live face that turns as asked passes liveness_detection and face_scan ca
 			// a 2-s poll began after the colours had ended, on both tries). Each change of the layer's or
 			// the root's colour is seen by an observer, and checked again on the next frame.
 			await page.evaluate(() => {
-				const seen: { colours: string[]; rootAsFlash: boolean } = { colours: [], rootAsFlash: false };
+				const seen: LightRecord = { colours: [], rootAsFlash: false };
 				(window as unknown as { __light: typeof seen }).__light = seen;
 				const check = () => {
 					const flash = document.querySelector<HTMLElement>('[data-testid="light-flash"]')?.style.backgroundColor;
@@ -50,7 +53,7 @@ test('a live face that turns as asked passes liveness_detection and face_scan ca
 				}).observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ['style'] });
 			});
 			await expect(face).toHaveAttribute('data-phase', 'challenge', { timeout: 120_000 });
-			const light = () => page.evaluate(() => (window as unknown as { __light: { colours: string[]; rootAsFlash: boolean } }).__light);
+			const light = () => page.evaluate(() => (window as unknown as { __light: LightRecord }).__light);
 			// Shown full-screen while the challenge runs, in more than one colour, and the page's own
 			// background the same colour while it shows (a phone's safe-area insets).
 			await expect.poll(async () => (await light()).colours.length, { timeout: 30_000 }).toBeGreaterThan(1);
