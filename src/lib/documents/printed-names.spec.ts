@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scores } from '../../../tests/helpers/mrz-scores.ts';
-import { lineLogLikelihood, mrzSpellings, printedNames } from './printed-names.ts';
+import { breakInDoubt, lineLogLikelihood, mrzSpellings, printedNames } from './printed-names.ts';
 import type { VizText } from './viz-compare.ts';
 
 const sure = (text: string): VizText => ({ text, charConfidences: [...text].map(() => 0.99) });
@@ -49,6 +49,18 @@ describe('printedNames', () => {
 		expect(printedNames('TD3', smeared, lineScores, { firstName: sure('Anne Bob') }, ['firstName'])).toBeNull();
 	});
 
+	it('keeps the MRZ where it shows a filler the print reading dropped', () => {
+		// The print says ANNA BOB, its recogniser read ANNABOB. Under an overprint the MRZ's <BOB is
+		// smeared (each glyph 0.7, the print's shifted glyph 0.28), yet with the filler it is still
+		// 0.7⁴ / 0.28⁴ = 39 times likelier than without; no single letter changed says so.
+		const smearedTail = { 19: { '<': 0.7, B: 0.28 }, 20: { B: 0.7, O: 0.28 }, 21: { O: 0.7, B: 0.28 }, 22: { B: 0.7, '<': 0.28 } };
+		const tail = [scores(TRUE_LINE, smearedTail), scores(LINE2)];
+		const poor = ['P<UTOERIKSSON<<ANXA<BOB<<<<<<<<<<<<<<<<<<<<<', LINE2];
+		expect(printedNames('TD3', poor, tail, { firstName: sure('AnnaBob') }, ['firstName'])).toBeNull();
+		// Printed with its space, the same name is taken.
+		expect(printedNames('TD3', poor, tail, { firstName: sure('Anna Bob') }, ['firstName'])?.lines[0]).toBe(TRUE_LINE);
+	});
+
 	it('leaves a name the reading was sure of, or one the print does not give', () => {
 		expect(printedNames('TD3', decoded, lineScores, { firstName: sure('Anna Bob') }, ['lastName'])).toBeNull();
 		expect(printedNames('TD3', decoded, lineScores, { lastName: sure('Eriksson') }, ['firstName'])).toBeNull();
@@ -56,5 +68,24 @@ describe('printedNames', () => {
 
 	it('does not try a printed name longer than the field', () => {
 		expect(printedNames('TD3', decoded, lineScores, { firstName: sure('Anna Bob Maximilian Alexander Constantine') }, ['firstName'])).toBeNull();
+	});
+});
+
+describe('breakInDoubt', () => {
+	const RUN_TOGETHER = 'P<UTOERIKSSON<<ANNABOB<<<<<<<<<<<<<<<<<<<<<<';
+
+	it('finds a filler the MRZ may hold between two letters of a name read without one', () => {
+		// The given name's <BOB smeared as in the test above: ANNA<BOB is 39 times likelier than ANNABOB.
+		const smearedTail = { 19: { '<': 0.7, B: 0.28 }, 20: { B: 0.7, O: 0.28 }, 21: { O: 0.7, B: 0.28 }, 22: { B: 0.7, '<': 0.28 } };
+		expect(breakInDoubt('TD3', [RUN_TOGETHER, LINE2], [scores(TRUE_LINE, smearedTail), scores(LINE2)], 'firstName')).toBe(true);
+		// Only the given name holds the doubt.
+		expect(breakInDoubt('TD3', [RUN_TOGETHER, LINE2], [scores(TRUE_LINE, smearedTail), scores(LINE2)], 'lastName')).toBe(false);
+	});
+
+	it('finds none where the glyphs are clear, whichever way the name is written', () => {
+		expect(breakInDoubt('TD3', [RUN_TOGETHER, LINE2], [scores(RUN_TOGETHER), scores(LINE2)], 'firstName')).toBe(false);
+		expect(breakInDoubt('TD3', [TRUE_LINE, LINE2], [scores(TRUE_LINE), scores(LINE2)], 'firstName')).toBe(false);
+		// A filler hidden under an overprint where the name already has one: nothing to put in.
+		expect(breakInDoubt('TD3', [TRUE_LINE, LINE2], [scores(TRUE_LINE, HIDDEN_O), scores(LINE2)], 'firstName')).toBe(false);
 	});
 });

@@ -8,7 +8,8 @@
  * caption, every glyph read surely, is tried in the MRZ line as the page spells it (9303
  * transliteration), and taken when the line's scores find that spelling at least
  * PRINTED_NAME_ODDS as likely as the decoded one, and no spelling one glyph of the name away from
- * it 1/PRINTED_NAME_ODDS times likelier: the MRZ does not contradict the print anywhere. Where the
+ * it (a glyph changed, put in or taken out) 1/PRINTED_NAME_ODDS times likelier: the MRZ does not
+ * contradict the print anywhere, not even where the print's recogniser ran two words together. Where the
  * MRZ's glyphs are clear and say otherwise (a tampered page), putting back the glyph the MRZ shows
  * is that much likelier, and the decoded name stays, contradicted (MRZ_VIZ_MISMATCH).
  *
@@ -82,31 +83,68 @@ export function mrzSpellings(printed: VizText): string[] | null {
 }
 
 /**
- * A line one glyph of the name field away from `line` (another letter or a filler in its place) that
- * the scores find more than 1/PRINTED_NAME_ODDS times likelier, as `position:glyph` (or why the line has
- * no neighbours to weigh); null when there is none. The decoded line is no yardstick for the print on its own: decoded position by
- * position, a name whose glyphs the alignment smeared can be far less likely than the truth (seed
- * 1031 #336: `XATHSKPEE<OOOLLE<E<<NN` for `XATHSKPE<<ODILE`, 3·10¹⁰ times less), so a print altered
- * in one clear glyph would still beat it. Against its own neighbours it cannot: putting back the
- * glyph the MRZ shows makes the line likelier by as much as that glyph is clear.
+ * A line one glyph of the name field away from `line` that the scores find more than
+ * 1/PRINTED_NAME_ODDS times likelier, as `position:glyph` (another letter or a filler in its place),
+ * `+position:glyph` (one put in, the rest of the field moved on a place) or `-position` (one taken
+ * out); or why the line has no neighbours to weigh; null when there is none. The decoded line is no
+ * yardstick for the print on its own: decoded position by position, a name whose glyphs the
+ * alignment smeared can be far less likely than the truth (seed 1031 #336: `XATHSKPEE<OOOLLE<E<<NN`
+ * for `XATHSKPE<<ODILE`, 3·10¹⁰ times less), so a print altered in one clear glyph would still beat
+ * it. Against its own neighbours it cannot: putting back the glyph the MRZ shows makes the line
+ * likelier by as much as that glyph is clear.
+ * A glyph put in or taken out is weighed too: the print's recogniser drops the space between two
+ * given names (seed 5252 #67, 2026-12-07: `WI WI` printed, read `WIWI`, under a `SPECIMEN` over the
+ * MRZ; the line with that name was 10⁶ times likelier than the smeared decoding and no letter away
+ * from it likelier, and it passed with its given name wrong, while `WI<WI`, a filler put in, was 433
+ * times likelier still), and a glyph missing from the print is a name altered as surely as one
+ * changed.
  */
 function likelierNeighbour(scores: MrzLineScores, line: string, start: number, end: number): string | null {
-	const k = MRZ_ALPHABET.length;
 	const masks = oneHot(line);
 	// A line the MRZ cannot spell has no say against it (never a pass).
 	if (!masks) return 'not an MRZ line';
-	// One pass per position, every name glyph allowed there and the rest of the line fixed: the
-	// posterior of each glyph there against the line's own is their likelihoods' ratio.
+	const own = lineLogLikelihood(scores, line);
+	if (own === null) return 'not an MRZ line';
+	const bar = own - Math.log(PRINTED_NAME_ODDS);
+	// A glyph in place of the line's own at i (every name glyph allowed there, the rest of the line fixed).
 	for (let i = start; i < end; i++) {
 		const fixed = masks[i];
 		masks[i] = NAME_MASK;
-		const m = lineMarginals(scores.probs, scores.steps, k, masks);
+		const c = glyphOver(scores, masks, i, bar);
 		masks[i] = fixed;
-		if (!m) continue;
-		const row = m.posteriors[i];
-		const own = row[MRZ_ALPHABET.indexOf(line[i])];
-		for (let c = 0; c < k; c++) if (NAME_MASK[c] && row[c] * PRINTED_NAME_ODDS > own) return `${i}:${MRZ_ALPHABET[c]}`;
+		if (c) return `${i}:${c}`;
 	}
+	// A glyph put in at i, the field's last filler falling off its end; only where the field ends in
+	// one, and not within its last run of fillers, where a filler put in changes nothing.
+	const used = start + line.slice(start, end).replace(/<+$/, '').length;
+	if (line[end - 1] === '<') {
+		for (let i = start; i <= Math.min(used, end - 1); i++) {
+			const c = glyphOver(scores, [...masks.slice(0, i), NAME_MASK, ...masks.slice(i, end - 1), ...masks.slice(end)], i, bar);
+			if (c) return `+${i}:${c}`;
+		}
+	}
+	// A glyph taken out at i, a filler closing the field.
+	for (let i = start; i < used; i++) {
+		const ll = lineLogLikelihood(scores, line.slice(0, i) + line.slice(i + 1, end) + '<' + line.slice(end));
+		if (ll !== null && ll > bar) return `-${i}`;
+	}
+	return null;
+}
+
+/**
+ * The name glyph at `i` (where `masks` allows every one) whose line has a log-likelihood over `bar`,
+ * or null. The lines' likelihoods summed come first, from the forward pass alone: where even the sum
+ * is under the bar (a clear glyph, a shift that misaligns the rest), no glyph can pass, and the
+ * backward pass that tells the glyphs apart is not run.
+ */
+function glyphOver(scores: MrzLineScores, masks: readonly Uint8Array[], i: number, bar: number): string | null {
+	const k = MRZ_ALPHABET.length;
+	const sum = lineMarginals(scores.probs, scores.steps, k, masks, { likelihoodOnly: true });
+	if (!sum || sum.logLikelihood <= bar) return null;
+	const m = lineMarginals(scores.probs, scores.steps, k, masks);
+	if (!m) return null;
+	const row = m.posteriors[i];
+	for (let c = 0; c < k; c++) if (NAME_MASK[c] && row[c] > 0 && Math.log(row[c]) + m.logLikelihood > bar) return MRZ_ALPHABET[c];
 	return null;
 }
 
@@ -161,7 +199,9 @@ export function printedNames(
 	if (tries.length === 0) return null;
 	const base = lineLogLikelihood(lineScores, line);
 	if (base === null) return null;
-	let best: PrintedNames | null = null;
+	// Each spelling's odds first (one pass each), then the likeliest that passes is taken: its
+	// neighbours (about a hundred passes) are weighed for as few spellings as need it.
+	const likely: { candidate: string; fields: PrintedNameField[]; odds: number }[] = [];
 	for (const t of tries) {
 		const field = t.names.firstName ? `${t.names.lastName}<<${t.names.firstName}` : t.names.lastName;
 		if (field.length > end - start) continue;
@@ -169,12 +209,42 @@ export function printedNames(
 		const ll = lineLogLikelihood(lineScores, candidate);
 		if (ll === null) continue;
 		const odds = Math.exp(ll - base);
-		if (odds < PRINTED_NAME_ODDS || (best && odds <= best.odds)) continue;
-		if (!likelierNeighbour(lineScores, candidate, start, end)) {
-			const out = lines.slice();
-			out[l] = candidate;
-			best = { lines: out, fields: t.fields, odds };
-		}
+		if (odds >= PRINTED_NAME_ODDS) likely.push({ candidate, fields: t.fields, odds });
 	}
-	return best;
+	// Stable: among spellings as likely, the first tried wins.
+	for (const { candidate, fields, odds } of likely.sort((a, b) => b.odds - a.odds)) {
+		if (likelierNeighbour(lineScores, candidate, start, end)) continue;
+		const out = lines.slice();
+		out[l] = candidate;
+		return { lines: out, fields, odds };
+	}
+	return null;
+}
+
+/**
+ * Whether the MRZ leaves room for a word break inside `field`'s name that the print cannot show: a
+ * line with a filler put in between two of its letters (the rest of the field moved on a place) at
+ * least PRINTED_NAME_ODDS as likely as `lines`. The print's recogniser runs words together
+ * (`CLAUDE IB` read `CLAUDEIB`, `IB IOANNIS` read `IBIOANNIS`: 3 of the 8 clean pages of seed 5252
+ * whose names have more than one word), so a print that agrees with a name read without a filler says nothing of whether
+ * one stood there; where the MRZ's own glyphs do not rule it out either, the print cannot vouch
+ * for the name. A field that fills its place to the end (a truncated name) has no filler to move.
+ */
+export function breakInDoubt(layout: MrzLayout, lines: readonly string[], scores: readonly MrzLineScores[], field: PrintedNameField): boolean {
+	const [l, start, end] = nameField(layout);
+	const line = lines[l];
+	const lineScores = scores[l];
+	if (!line || !lineScores || line.length < end || line[end - 1] !== '<') return false;
+	const names = line.slice(start, end);
+	const split = names.indexOf('<<');
+	const [from, to] = field === 'lastName' ? [0, split < 0 ? names.replace(/<+$/, '').length : split] : split < 0 ? [0, 0] : [split + 2, names.replace(/<+$/, '').length];
+	const base = lineLogLikelihood(lineScores, line);
+	if (base === null) return false;
+	const floor = base + Math.log(PRINTED_NAME_ODDS);
+	for (let i = start + from + 1; i < start + to; i++) {
+		if (line[i - 1] === '<' || line[i] === '<') continue;
+		const ll = lineLogLikelihood(lineScores, line.slice(0, i) + '<' + line.slice(i, end - 1) + line.slice(end));
+		if (ll !== null && ll >= floor) return true;
+	}
+	return false;
 }

@@ -9,7 +9,7 @@ import { mrzCutLines } from '#lib/documents/mrz-edge.ts';
 import { glyphsPastLines, linesNotSeen, unseenGlyphs } from '#lib/documents/mrz-unseen.ts';
 import { isMrzLayout } from '#lib/documents/mrz-lines.ts';
 import { parseMrzLines, type MrzReading, type ParseMrzOptions } from '#lib/documents/mrz-parse.ts';
-import { printedNames } from '#lib/documents/printed-names.ts';
+import { breakInDoubt, printedNames, type PrintedNameField } from '#lib/documents/printed-names.ts';
 import { quarterTurn, unturnedPoint, type Point, type Quad, type Raster } from '#lib/documents/raster.ts';
 import { skewHypotheses } from '#lib/documents/skew.ts';
 import { compareVizWithMrz, transliterateName, type VizCheck } from '#lib/documents/viz-compare.ts';
@@ -198,6 +198,22 @@ export function withPrintedNames(reading: MrzReading, lineScores: readonly MrzLi
 	const renamed: MrzReading = Object.assign(parseMrzLines(named.lines, options, reading.corrections), { fieldConfidence, lookalikeDoubt, seen }, mended ? { mended } : {});
 	const check = compareVizWithMrz(viz.printed.labelled, viz.printed.others, mrzSideOf(renamed));
 	return { reading: renamed, check: { ...check, fromPrint: named.fields } };
+}
+
+/**
+ * The check with the names it vouched for while the MRZ, read in doubt, leaves room for a word
+ * break the print reading could not show (printed-names.ts `breakInDoubt`) no longer vouched for:
+ * compared `unsure`, so the name stays in doubt and the page asks for another capture. The check
+ * as it was when there is none.
+ */
+export function withBreaksWeighed(reading: MrzReading, lineScores: readonly MrzLineScores[], check: VizCheck): VizCheck {
+	if (!isMrzLayout(reading.format)) return check;
+	const layout = reading.format;
+	const doubted = (['lastName', 'firstName'] as const).filter((f: PrintedNameField) => check.confirmed.includes(f) && (reading.fieldConfidence?.[f] ?? 1) < MIN_FIELD_CONFIDENCE && breakInDoubt(layout, reading.lines, lineScores, f));
+	if (doubted.length === 0) return check;
+	const fields = { ...check.fields };
+	for (const f of doubted) fields[f] = 'unsure';
+	return { ...check, fields, confirmed: check.confirmed.filter((f) => !(doubted as readonly string[]).includes(f)) };
 }
 
 /** The check names of mrz-parse.ts (the mrz package's) as extractedData / fieldConfidence names. */
@@ -425,6 +441,7 @@ export class DocumentReader {
 						viz = v.check;
 						const named = withPrintedNames(r.reading, r.lineScores, v, mrzOptions);
 						if (named) ({ reading: mrz, check: viz } = named);
+						viz = withBreaksWeighed(mrz, r.lineScores, viz);
 					}
 					break;
 				}

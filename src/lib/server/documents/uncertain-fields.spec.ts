@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { buildMrz, type MrzSource } from '#lib/documents/mrz-build.ts';
 import { parseMrzLines } from '#lib/documents/mrz-parse.ts';
 import type { VizCheck } from '#lib/documents/viz-compare.ts';
-import { uncertainFields } from './document-reader.service.ts';
+import { scores, type Glyph } from '../../../../tests/helpers/mrz-scores.ts';
+import { uncertainFields, withBreaksWeighed } from './document-reader.service.ts';
 
 const now = new Date('2026-11-22T12:00:00Z');
 const source: MrzSource = { documentCode: 'P', issuingState: 'UTO', lastName: 'ERIKSSON', firstName: 'ANNA MARIA', documentNumber: 'L898902C3', nationality: 'UTO', birthDate: '740812', sex: 'F', expiryDate: '320415', optional: 'ZE184226B' };
@@ -52,5 +53,32 @@ describe('uncertainFields', () => {
 		// Read surely enough, it stands against an unsure print.
 		reading.fieldConfidence.firstName = 0.92;
 		expect(uncertainFields(reading, check({ firstName: 'MARIEVAOLGUVAXA' }))).toEqual([]);
+	});
+});
+
+describe('withBreaksWeighed', () => {
+	// ANNA MARIA read ANNAMARIA in doubt, and the print read without its space agreeing.
+	const truth = buildMrz('TD3', source);
+	const runTogether = [truth[0].replace('ANNA<MARIA', 'ANNAMARIA<'), truth[1]];
+	const check: VizCheck = { fields: { lastName: 'agree', firstName: 'agree', documentNumber: 'agree', dateOfBirth: 'agree', expiryDate: 'agree' }, mismatched: [], confirmed: ['lastName', 'firstName', 'documentNumber', 'dateOfBirth', 'expiryDate'], read: { firstName: 'ANNAMARIA' } };
+	const reading = parseMrzLines(runTogether, { now });
+	reading.fieldConfidence = { lastName: 0.99, firstName: 0.4, documentNumber: 0.99 };
+
+	it('takes the print\'s word from a name the MRZ may have held a filler in', () => {
+		// The filler and the M after it smeared: with the filler the line is likelier than without.
+		const i = truth[0].indexOf('ANNA<MARIA') + 4;
+		const smeared: Record<number, Glyph> = { [i]: { '<': 0.6, M: 0.35 }, [i + 1]: { M: 0.6, A: 0.35 }, [i + 2]: { A: 0.6, R: 0.35 }, [i + 3]: { R: 0.6, I: 0.35 }, [i + 4]: { I: 0.6, A: 0.35 }, [i + 5]: { A: 0.6, '<': 0.35 } };
+		const weighed = withBreaksWeighed(reading, [scores(truth[0], smeared), scores(truth[1])], check);
+		expect(weighed.fields.firstName).toBe('unsure');
+		expect(weighed.confirmed).not.toContain('firstName');
+		expect(uncertainFields(reading, weighed)).toEqual(['firstName']);
+		expect(uncertainFields(reading, check)).toEqual([]);
+	});
+
+	it('leaves it where the MRZ shows the name whole, or was sure of it', () => {
+		expect(withBreaksWeighed(reading, [scores(runTogether[0]), scores(truth[1])], check)).toBe(check);
+		const sure = parseMrzLines(runTogether, { now });
+		sure.fieldConfidence = { lastName: 0.99, firstName: 0.9, documentNumber: 0.99 };
+		expect(withBreaksWeighed(sure, [scores(truth[0]), scores(truth[1])], check)).toBe(check);
 	});
 });
