@@ -226,18 +226,20 @@ export function printedNames(
  * line with a filler put in between two of its letters (the rest of the field moved on a place) at
  * least PRINTED_NAME_ODDS as likely as `lines`. The print's recogniser runs words together
  * (`CLAUDE IB` read `CLAUDEIB`, `IB IOANNIS` read `IBIOANNIS`: 3 of the 8 clean pages of seed 5252
- * whose names have more than one word), so a print that agrees with a name read without a filler says nothing of whether
- * one stood there; where the MRZ's own glyphs do not rule it out either, the print cannot vouch
- * for the name. A field that fills its place to the end (a truncated name) has no filler to move.
+ * whose names have more than one word), so a print that agrees with a name read without a filler
+ * says nothing of whether one stood there; where the MRZ's own glyphs do not rule it out either,
+ * the print cannot vouch for the name. A field that fills its place to the end (a truncated name) has no filler to move.
  */
 export function breakInDoubt(layout: MrzLayout, lines: readonly string[], scores: readonly MrzLineScores[], field: PrintedNameField): boolean {
 	const [l, start, end] = nameField(layout);
 	const line = lines[l];
 	const lineScores = scores[l];
 	if (!line || !lineScores || line.length < end || line[end - 1] !== '<') return false;
+	// The field's glyphs before its closing fillers, split at the `<<` between surname and given names.
 	const names = line.slice(start, end);
+	const used = names.replace(/<+$/, '').length;
 	const split = names.indexOf('<<');
-	const [from, to] = field === 'lastName' ? [0, split < 0 ? names.replace(/<+$/, '').length : split] : split < 0 ? [0, 0] : [split + 2, names.replace(/<+$/, '').length];
+	const [from, to] = field === 'lastName' ? [0, split < 0 ? used : split] : [split < 0 ? used : split + 2, used];
 	const base = lineLogLikelihood(lineScores, line);
 	if (base === null) return false;
 	const floor = base + Math.log(PRINTED_NAME_ODDS);

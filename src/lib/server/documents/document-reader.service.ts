@@ -9,10 +9,10 @@ import { mrzCutLines } from '#lib/documents/mrz-edge.ts';
 import { glyphsPastLines, linesNotSeen, unseenGlyphs } from '#lib/documents/mrz-unseen.ts';
 import { isMrzLayout } from '#lib/documents/mrz-lines.ts';
 import { parseMrzLines, type MrzReading, type ParseMrzOptions } from '#lib/documents/mrz-parse.ts';
-import { breakInDoubt, printedNames, type PrintedNameField } from '#lib/documents/printed-names.ts';
+import { breakInDoubt, printedNames } from '#lib/documents/printed-names.ts';
 import { quarterTurn, unturnedPoint, type Point, type Quad, type Raster } from '#lib/documents/raster.ts';
 import { skewHypotheses } from '#lib/documents/skew.ts';
-import { compareVizWithMrz, transliterateName, type VizCheck } from '#lib/documents/viz-compare.ts';
+import { compareVizWithMrz, transliterateName, type VizCheck, type VizField } from '#lib/documents/viz-compare.ts';
 import { quadHomography, rotateRaster, warpQuad } from '#lib/documents/warp.ts';
 import { yieldToRequests } from '../event-loop.ts';
 import { readDocumentBarcodes, type BarcodeRead } from './barcode-reader.ts';
@@ -209,11 +209,11 @@ export function withPrintedNames(reading: MrzReading, lineScores: readonly MrzLi
 export function withBreaksWeighed(reading: MrzReading, lineScores: readonly MrzLineScores[], check: VizCheck): VizCheck {
 	if (!isMrzLayout(reading.format)) return check;
 	const layout = reading.format;
-	const doubted = (['lastName', 'firstName'] as const).filter((f: PrintedNameField) => check.confirmed.includes(f) && (reading.fieldConfidence?.[f] ?? 1) < MIN_FIELD_CONFIDENCE && breakInDoubt(layout, reading.lines, lineScores, f));
+	const doubted: VizField[] = (['lastName', 'firstName'] as const).filter((f) => check.confirmed.includes(f) && (reading.fieldConfidence?.[f] ?? 1) < MIN_FIELD_CONFIDENCE && breakInDoubt(layout, reading.lines, lineScores, f));
 	if (doubted.length === 0) return check;
 	const fields = { ...check.fields };
 	for (const f of doubted) fields[f] = 'unsure';
-	return { ...check, fields, confirmed: check.confirmed.filter((f) => !(doubted as readonly string[]).includes(f)) };
+	return { ...check, fields, confirmed: check.confirmed.filter((f) => !doubted.includes(f)) };
 }
 
 /** The check names of mrz-parse.ts (the mrz package's) as extractedData / fieldConfidence names. */
