@@ -193,7 +193,7 @@ function rowsSplit(boxes: readonly TextBox[], skew: number): boolean {
 }
 
 /** The reading's errors other than failing check digits: fields that hold no valid value. */
-const invalidFields = (r: MrzReading) => r.errors.filter((e) => !e.includes('check digit')).length;
+export const invalidFields = (r: MrzReading) => r.errors.filter((e) => !e.includes('check digit')).length;
 
 /** readMrz on the image as it is, from the text boxes found on it (detected here when not given). */
 async function readAsGiven(engine: OcrEngine, image: Raster, options: MrzReadOptions, found: TextBox[] | undefined, det: number): Promise<MrzReadResult> {
