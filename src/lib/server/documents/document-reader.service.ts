@@ -358,13 +358,15 @@ export class DocumentReader {
 					// refused on 6 of 6 generated pages, where the photo read each exactly at once
 					// (wrong-outline.spec.ts, 2026-12-07). So a reading that fails its check digits, holds an
 					// invalid field or is in doubt is read on the photo too, and the photo's reading kept only surer
-					// (readsSurer). A right outline's page in doubt (an overprint, blur) pays that read too; the
-					// photo, a second view of the same print, read 7 of 62 such generated pages surer, none wrong.
+					// (readsSurer). A right outline's page in doubt (an overprint, a stamp, blur) pays that read
+					// too: the photo is a second view of the same print, resampled otherwise, and on seed 8181's
+					// 116 stamped, SPECIMEN and combined pages it read 3 misread ones exactly and passed 4 more at
+					// once, none wrong (docs/accuracy.md, "A wrong outline, and a second view of the page").
 					const photo = await readMrz(this.ocr, w.image, mrzOptions);
 					for (const k of ['det', 'rec', 'parse'] as const) photo.timings[k] += r.timings[k];
 					// A look-alike doubt the page's own glyphs raised on a field the photo reads alike stays:
-					// the photo's recogniser is as blind to O and 0 as the page's (seed 9001 #262, seed 1212
-					// #223: numbers whose O's read 0 in both, sure on the photo, accepted wrong without this).
+					// the photo's recogniser is as blind to O and 0 as the page's (seed 1212 #223: `WIVU21OO0`
+					// read `WIVU21000` on both, sure on the photo, was accepted wrong without this).
 					if (photo.reading) keepLookalikeDoubt(photo.reading, r.reading);
 					if (photo.reading && readsSurer(photo.reading, r.reading)) {
 						r = photo;
