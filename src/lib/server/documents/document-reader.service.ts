@@ -251,7 +251,7 @@ interface SideWork {
 	 * else the photo. Blur and glare are judged on it. Not on the photo the MRZ may be read on
 	 * instead (a blurred page read so lost its `BLURRY`, the desk's edges sharp enough to lift the
 	 * measure over the limit), nor on an image turned upright (its corners, filled white, counted as
-	 * a reflection: `GLARE` on 14 of seed 2727's 38 combined pages, 6 on their pages).
+	 * a reflection: seed 2727's 38 combined pages reported `GLARE` on 14 judged so, on 6 judged here).
 	 */
 	page: Raster;
 }
