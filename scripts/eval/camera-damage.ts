@@ -145,6 +145,104 @@ export function glareAt(src: Raster, size: number, cx: number, cy: number, stren
 }
 
 /**
+ * Hand shake during the exposure: the image smeared along a straight path `length` px long at
+ * `degrees` from the horizontal (a box kernel along the path, sampled bilinearly at 1-px steps). A
+ * phone held in the hand at 1/30 s moves a few pixels; unlike `blur`, one direction is smeared and
+ * the other kept sharp, so strokes across the motion survive and strokes along it merge.
+ */
+export function motionBlur(src: Raster, length: number, degrees: number): Raster {
+	const { width: w, height: h, channels: c, data } = src;
+	const out = new Uint8Array(data.length);
+	const r = (degrees * Math.PI) / 180;
+	const steps = Math.max(1, Math.round(length));
+	const offsets = Array.from({ length: steps + 1 }, (_, k) => {
+		const t = k / steps - 0.5;
+		return [t * length * Math.cos(r), t * length * Math.sin(r)] as const;
+	});
+	const px = new Uint8Array(c);
+	const sum = new Float64Array(c);
+	for (let y = 0; y < h; y++)
+		for (let x = 0; x < w; x++) {
+			sum.fill(0);
+			let n = 0;
+			for (const [dx, dy] of offsets) {
+				if (!sampleBilinear(src, x + dx, y + dy, px, 0)) continue;
+				for (let ch = 0; ch < c; ch++) sum[ch] += px[ch];
+				n++;
+			}
+			for (let ch = 0; ch < c; ch++) out[(y * w + x) * c + ch] = n ? Math.round(sum[ch] / n) : data[(y * w + x) * c + ch];
+		}
+	return { ...src, data: out };
+}
+
+/**
+ * A room lit too dimly for the camera: the light scaled to `light` (0.25: a quarter), tinted by
+ * `tint` (per channel, tungsten is warm: red kept, blue lost), then the sensor's noise, which does
+ * not dim with the light (`sigma` grey levels, each pixel's channels alike in part, as a sensor's
+ * luminance noise is), and the phone's gain bringing the mean back up by `gain`. What reaches the
+ * reader is a page whose ink and paper are a few levels apart in a sea of grain.
+ */
+export function lowLight(src: Raster, light: number, tint: readonly [number, number, number], sigma: number, gain: number, random: () => number): Raster {
+	const { channels: c, data } = src;
+	const out = new Uint8Array(data.length);
+	const gauss = () => Math.sqrt(-2 * Math.log(Math.max(1e-9, random()))) * Math.cos(2 * Math.PI * random());
+	for (let i = 0; i < data.length; i += c) {
+		const shared = gauss();
+		for (let ch = 0; ch < c; ch++) {
+			if (ch === 3) {
+				out[i + ch] = data[i + ch];
+				continue;
+			}
+			const n = sigma * (0.7 * shared + 0.3 * gauss());
+			out[i + ch] = Math.max(0, Math.min(255, Math.round((data[i + ch] * light * tint[ch] + n) * gain)));
+		}
+	}
+	return { ...src, data: out };
+}
+
+/**
+ * A holographic laminate catching the light: over a broad soft patch (an ellipse centred at `cx`,
+ * `cy`, `rx` × `ry` px), the film's fine diffractive pattern (wavy bands `period` px apart) glows in
+ * colours that run through the rainbow along `degrees`, laid over the print with up to `strength` of
+ * its light, within the `film` (the card's box, px: the laminate ends at the card's edge). Ink under
+ * a bright band is washed towards that band's colour, not towards white as under a plain glare, and
+ * the colour changes along the line.
+ */
+export function hologramAt(src: Raster, cx: number, cy: number, rx: number, ry: number, period: number, degrees: number, strength: number, film: { x0: number; y0: number; x1: number; y1: number }): Raster {
+	const { width: w, height: h, channels: c, data } = src;
+	const out = new Uint8Array(data);
+	const r = (degrees * Math.PI) / 180;
+	const [ux, uy] = [Math.cos(r), Math.sin(r)];
+	for (let y = Math.max(0, Math.floor(film.y0), Math.floor(cy - ry)); y < Math.min(h, Math.ceil(film.y1), Math.ceil(cy + ry)); y++)
+		for (let x = Math.max(0, Math.floor(film.x0), Math.floor(cx - rx)); x < Math.min(w, Math.ceil(film.x1), Math.ceil(cx + rx)); x++) {
+			const d = Math.hypot((x - cx) / rx, (y - cy) / ry);
+			if (d >= 1) continue;
+			const along = (x - cx) * ux + (y - cy) * uy;
+			const across = -(x - cx) * uy + (y - cy) * ux;
+			// Bands that wave as a guilloche does, sharpened towards lines.
+			const wave = Math.sin((2 * Math.PI * (across + 0.35 * period * Math.sin((2 * Math.PI * along) / (4 * period)))) / period);
+			const band = Math.pow(0.5 + 0.5 * wave, 3);
+			const a = strength * (1 - d * d) * (0.35 + 0.65 * band);
+			const hue = ((along / (6 * period)) % 1 + 1) % 1;
+			const rgb = rainbow(hue);
+			for (let ch = 0; ch < Math.min(3, c); ch++) {
+				const k = (y * w + x) * c + ch;
+				out[k] = Math.round(data[k] * (1 - a) + rgb[ch] * a);
+			}
+		}
+	return { ...src, data: out };
+}
+
+/** A saturated, light colour of hue `t` (0–1), as a diffraction film shows: never dark. */
+function rainbow(t: number): [number, number, number] {
+	const f = (n: number) => {
+		const k = (n + t * 6) % 6;
+		return 255 - 120 * Math.max(0, Math.min(1, Math.min(k, 4 - k)));
+	};
+	return [f(5), f(3), f(1)];
+}
+
+/**
  * A hard shadow over the page (the phone's, or the hand's that holds it): everything on one side of a
  * straight edge through (`x`, `y`) at `degrees` from the horizontal darkened to (1 − `darkness`) of
  * its light, the edge a penumbra `soft` px wide. The shadow falls on the side the edge's normal

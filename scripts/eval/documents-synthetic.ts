@@ -8,7 +8,7 @@
  *   npx tsx scripts/eval/documents-synthetic.ts [--count 504] [--seed 1] [--limit N] [--damages clean,blur] [--indices 3,17]
  *     [--jsonl FILE] [--temperature T] [--mrz-decode text]   (text: the reader before constrained decoding)
  *     [--no-viz]   (the reader without the visual-zone cross-check)
- *     [--as small|glareMrz|thumb|cutEdge|bent|turned]   (every document under one damage outside the rotation: EXTRA_DAMAGES)
+ *     [--as small|glareMrz|thumb|cutEdge|bent|turned|shadow|motion|lowLight|hologram]   (every document under one damage outside the rotation: EXTRA_DAMAGES)
  *     [--portrait FILE]   (a real photo printed as the portrait of pages that print one, not a grey
  *     placeholder: then the jsonl's `portrait` says whether the reader found it)
  *     [--tamper firstName]   (every document that prints names printed with that field unlike its MRZ)

@@ -19,7 +19,7 @@ import { states } from 'mrz';
 import { buildMrz, type MrzSource } from '../../src/lib/documents/mrz-build.ts';
 import { crop, quarterTurn, type Raster } from '../../src/lib/documents/raster.ts';
 import { cardSvg, esc, guilloche, label, mm, mrzLine, printedDate, type Card } from '../fixtures/document-svg.ts';
-import { bend, blur, glare, glareAt, perspective, rotate, seededRandom, shadowAt, thumbAt, toJpeg, toPng } from './camera-damage.ts';
+import { bend, blur, glare, glareAt, hologramAt, lowLight, motionBlur, perspective, rotate, seededRandom, shadowAt, thumbAt, toJpeg, toPng } from './camera-damage.ts';
 
 export type SyntheticLayout = 'TD1' | 'TD2' | 'TD3' | 'MRV-A' | 'MRV-B';
 export const SYNTHETIC_DAMAGES = ['clean', 'guilloche', 'specimen', 'stamp', 'frontText', 'perspective', 'blur', 'glare', 'jpeg', 'exif', 'noise', 'combined', 'facingPage'] as const;
@@ -47,8 +47,18 @@ export const SYNTHETIC_DAMAGES = ['clean', 'guilloche', 'specimen', 'stamp', 'fr
  * `shadow`: a hard shadow (the phone's, the hand's) whose edge crosses the MRZ lines at 20–80 % of
  * their length, 25–80° off the horizontal, darkening its side to 35–65 % of the light, the edge
  * 2–20 px soft; then noise and JPEG 85. Glare is the rotation's; nothing there darkens part of a line.
+ * `motion`: the phone moved during the exposure (camera-damage.ts `motionBlur`): smeared 3–12 px
+ * (0.12–0.5 of a glyph's height) in any direction; then noise and JPEG 85. The rotation's `blur` is
+ * round and even; a hand's shake merges strokes along one direction only.
+ * `lowLight`: a dim room (`lowLight`): 20–40 % of the light, warm, neutral or fluorescent, the sensor's
+ * noise (σ 2.5–5 levels) gained up with the page until the paper is bright again (ink and paper
+ * 150–200 levels apart under grain of σ 4–22), the frame 0.7–0.85 of its size, JPEG 75.
+ * `hologram`: a card's holographic laminate catching the light (`hologramAt`): a soft patch 25–50 % of
+ * the card's width, over the MRZ in half the pages, of fine rainbow bands 6–14 px apart laid over the
+ * print at up to 35–60 %; then noise and JPEG 85. Ink under it turns coloured and pale, its colour
+ * changing along the line.
  */
-export const EXTRA_DAMAGES = ['small', 'glareMrz', 'thumb', 'cutEdge', 'bent', 'turned', 'shadow'] as const;
+export const EXTRA_DAMAGES = ['small', 'glareMrz', 'thumb', 'cutEdge', 'bent', 'turned', 'shadow', 'motion', 'lowLight', 'hologram'] as const;
 export type SyntheticDamage = (typeof SYNTHETIC_DAMAGES)[number] | (typeof EXTRA_DAMAGES)[number];
 
 export interface SyntheticDocument {
@@ -399,13 +409,17 @@ async function heldAgain(img: Raster, r: Random): Promise<Raster> {
 
 const PRINT_ONLY: readonly SyntheticDamage[] = ['clean', 'guilloche', 'specimen', 'stamp', 'frontText', 'facingPage'];
 
-/** Where the MRZ lies on the unturned page, in px: its middle, its width, its first line's cap top and its last baseline. */
+/**
+ * Where the MRZ lies on the unturned page, in px: its middle, its width, its first line's cap top and
+ * its last baseline; and the card (data page) the MRZ is printed on.
+ */
 interface MrzPlace {
 	cx: number;
 	cy: number;
 	width: number;
 	top: number;
 	bottom: number;
+	card: { x0: number; y0: number; x1: number; y1: number };
 }
 
 const SKIN_TONES: readonly (readonly [number, number, number])[] = [
@@ -486,6 +500,26 @@ async function damaged(svg: string, damage: SyntheticDamage, r: Random, retake: 
 			const along = mrzAt.cx + (r() - 0.5) * 0.6 * mrzAt.width;
 			const degrees = (r() < 0.5 ? -1 : 1) * (25 + r() * 55);
 			return toJpeg(phoneNoise(shadowAt(img, along, mrzAt.cy, degrees, 0.35 + r() * 0.3, 2 + r() * 18), r, 3), 85);
+		}
+		case 'motion':
+			return toJpeg(phoneNoise(motionBlur(img, 3 + r() * 9, r() * 180), r, 3), 85);
+		case 'lowLight': {
+			const light = 0.2 + r() * 0.2;
+			const tint = pick(r, [
+				[1, 0.82, 0.55],
+				[1, 1, 1],
+				[0.88, 1, 0.92]
+			] as const);
+			const dim = lowLight(img, light, tint, 2.5 + r() * 2.5, (0.7 + r() * 0.2) / light, r);
+			return toJpeg(await scale(dim, 0.7 + r() * 0.15), 75);
+		}
+		case 'hologram': {
+			const onMrz = r() < 0.5;
+			const cx = onMrz ? mrzAt.cx + (r() - 0.5) * 0.6 * mrzAt.width : (0.2 + 0.6 * r()) * img.width;
+			const cy = onMrz ? mrzAt.cy : (0.15 + 0.5 * r()) * img.height;
+			const rx = (0.25 + r() * 0.25) * mrzAt.width;
+			const holo = hologramAt(img, cx, cy, rx, rx * (0.5 + r() * 0.3), 6 + r() * 8, r() * 180, 0.35 + r() * 0.25, mrzAt.card);
+			return toJpeg(phoneNoise(holo, r, 3), 85);
 		}
 		case 'small': {
 			// OCR-B's capitals stand 0.7 of the 3.5-mm font size: about 24.5 px at PX 10.
@@ -577,7 +611,7 @@ export function syntheticDocuments(count: number, seed = 1, choices: SyntheticCh
 				// As cardSvg and openBookletSvg place the card (the booklet's data page is the lower one).
 				const pad = Math.round(mm(g.wMm) * margin);
 				const top = pad + (damage === 'facingPage' ? mm(g.hMm) : 0);
-				const mrzAt = { cx: pad + mm(g.x + (2.54 * mrz[0].length) / 2), cy: top + mm((g.baselines[0] + g.baselines[g.baselines.length - 1]) / 2 - 1.2), width: mm(2.54 * mrz[0].length), top: top + mm(g.baselines[0] - 2.45), bottom: top + mm(g.baselines[g.baselines.length - 1]) };
+				const mrzAt = { cx: pad + mm(g.x + (2.54 * mrz[0].length) / 2), cy: top + mm((g.baselines[0] + g.baselines[g.baselines.length - 1]) / 2 - 1.2), width: mm(2.54 * mrz[0].length), top: top + mm(g.baselines[0] - 2.45), bottom: top + mm(g.baselines[g.baselines.length - 1]), card: { x0: pad, y0: top, x1: pad + mm(g.wMm), y1: top + mm(g.hMm) } };
 				return damaged(svg, damage, retake > 0 ? seededRandom(drawSeed + 7919 * retake) : rr, retake > 0, mrzAt);
 			}
 		});
